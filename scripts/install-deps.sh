@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every package autosched needs from Debian's archive (apt-get only).
+# Idempotent: packages already present are not downloaded again, and apt-get
+# is not even started when nothing is missing. Must run as root (or via sudo).
+set -euo pipefail
+
+packages=(
+  # toolchains: g++ with libgomp, clang with LLVM libomp (+ libarcher for TSan)
+  build-essential cmake ninja-build git pkg-config
+  g++ clang libomp-14-dev libclang-rt-14-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # command-line tool
+  libcli11-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command (README command 2; .ci/run calls it). On a fresh Debian 12
+# machine as root it installs what is missing, then runs:
+#   1. the whole suite on a Release build (g++, libgomp);
+#   2. the loop runtime's tests on a Release build with clang + LLVM libomp;
+#   3. the concurrency tests under ThreadSanitizer (clang, libomp + Archer).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+
+step() { printf '\n=== %s ===\n' "$*"; }
+for preset in release clang-release tsan; do
+  step "$preset: configure and build"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  step "$preset: test"
+  ctest --preset "$preset"
+done
+step "all test runs passed"
