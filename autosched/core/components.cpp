@@ -1,0 +1,53 @@
+#include <autosched/core/components.hpp>
+
+#include <autosched/core/system_info.hpp>
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+
+namespace autosched {
+
+bool hardware_counters_available() {
+  static const bool available = [] {
+    perf_event_attr attr;
+    std::memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+    if (fd < 0) return false;
+    close(static_cast<int>(fd));
+    return true;
+  }();
+  return available;
+}
+
+const std::vector<Component>& components() {
+  static const std::vector<Component> list = [] {
+    using S = Component::Status;
+    std::vector<Component> c;
+    const SystemInfo& s = system_info();
+    c.push_back({"OpenMP", s.openmp_runtime == "none" ? S::unavailable : S::found,
+                 s.openmp_runtime + (s.openmp_library.empty() ? "" : " (" + s.openmp_library + ")"), ""});
+    if (hardware_counters_available()) {
+      c.push_back({"hardware counters", S::found, "perf_event_open", ""});
+    } else {
+      c.push_back({"hardware counters", S::unavailable, "perf_event_open refused (no PMU or perf_event_paranoid)",
+                   "CLOCK_MONOTONIC timing; per-thread CPU time from /proc/self/task/*/schedstat"});
+    }
+    const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
+    c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
+                 gpu ? "" : "CPU only"});
+    return c;
+  }();
+  return list;
+}
+
+}  // namespace autosched

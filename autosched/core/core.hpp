@@ -1,0 +1,13 @@
+#pragma once
+/// @file
+/// Umbrella header of the core layer.
+
+#include <autosched/core/clock.hpp>
+#include <autosched/core/components.hpp>
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/index_range.hpp>
+#include <autosched/core/source_location.hpp>
+#include <autosched/core/system_info.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/core/version.hpp>

@@ -1,0 +1,99 @@
+#include <autosched/core/system_info.hpp>
+
+#include <autosched/core/text.hpp>
+#include <autosched/core/version.hpp>
+
+#include <dlfcn.h>
+#include <sys/utsname.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <thread>
+#include <utility>
+
+namespace autosched {
+
+namespace {
+
+std::string compiler_name() {
+#if defined(__clang__)
+  return "Clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "GCC " + std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." +
+         std::to_string(__GNUC_PATCHLEVEL__);
+#else
+  return "unknown";
+#endif
+}
+
+void read_cpuinfo(SystemInfo& info) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  std::set<std::pair<std::string, std::string>> cores;
+  std::string package = "0";
+  while (std::getline(in, line)) {
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    auto key = text::trim(std::string_view(line).substr(0, colon));
+    auto value = std::string(text::trim(std::string_view(line).substr(colon + 1)));
+    if (key == "model name" && info.cpu_model.empty()) info.cpu_model = value;
+    if (key == "physical id") package = value;
+    if (key == "core id") cores.emplace(package, value);
+  }
+  if (info.cpu_model.empty()) info.cpu_model = "unknown";
+  info.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
+  info.physical_cores = cores.empty() ? info.hardware_threads : static_cast<int>(cores.size());
+}
+
+// Which OpenMP runtime is loaded. libomp also exports the GOMP_* entry points,
+// so its own __kmpc_* symbol is checked first.
+void detect_openmp(SystemInfo& info) {
+  void* symbol = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+  info.openmp_runtime = "libomp";
+  if (symbol == nullptr) {
+    symbol = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+    info.openmp_runtime = "libgomp";
+  }
+  if (symbol == nullptr) {
+    info.openmp_runtime = "none";
+    return;
+  }
+  Dl_info where{};
+  if (dladdr(symbol, &where) != 0 && where.dli_fname != nullptr) info.openmp_library = where.dli_fname;
+}
+
+std::string fnv1a_hex(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+SystemInfo probe() {
+  SystemInfo info;
+  read_cpuinfo(info);
+  utsname u{};
+  info.kernel = uname(&u) == 0 ? u.release : "unknown";
+  info.compiler = compiler_name();
+  detect_openmp(info);
+  info.library_version = AUTOSCHED_VERSION_STRING;
+  info.fingerprint = fnv1a_hex(info.cpu_model + '|' + std::to_string(info.physical_cores) + '|' +
+                               std::to_string(info.hardware_threads) + '|' + info.compiler + '|' +
+                               info.openmp_runtime + '|' + info.library_version);
+  return info;
+}
+
+}  // namespace
+
+const SystemInfo& system_info() {
+  static const SystemInfo info = probe();
+  return info;
+}
+
+}  // namespace autosched

@@ -1,0 +1,70 @@
+#include <autosched/core/text.hpp>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace autosched::text {
+
+std::string_view trim(std::string_view s) noexcept {
+  auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char separator) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    auto pos = s.find(separator);
+    parts.push_back(trim(s.substr(0, pos)));
+    if (pos == std::string_view::npos) return parts;
+    s.remove_prefix(pos + 1);
+  }
+}
+
+std::optional<std::int64_t> to_int(std::string_view s) noexcept {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> to_double(std::string_view s) noexcept {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  double value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string join(const std::vector<std::string_view>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string bad_value(std::string_view name, std::string_view value, std::string_view accepted) {
+  std::string out(name);
+  out += '=';
+  out += value;
+  out += ": expected ";
+  out += accepted;
+  return out;
+}
+
+}  // namespace autosched::text

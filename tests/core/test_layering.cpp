@@ -1,0 +1,48 @@
+// STYLE §1: includes point only downward. Every #include <autosched/<layer>/...>
+// in a layer's folder must name that layer or a lower one.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+
+namespace {
+
+// Lowest first; front-ends share a rank (they may not include each other).
+const std::map<std::string, int> rank = {
+    {"core", 0},  {"measure", 1}, {"techniques", 2}, {"select", 3}, {"store", 4},
+    {"loops", 5}, {"omp", 5},     {"mpi", 5},        {"regions", 5}, {"pinning", 5},
+    {"dag", 5},   {"sim", 6},
+};
+
+TEST(Layering, LowerLayersNeverIncludeHigherOnes) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(AUTOSCHED_SOURCE_DIR) / "autosched";
+  const std::regex include(R"(#include\s*<autosched/([a-z_]+)/)");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file()) continue;
+    const auto ext = entry.path().extension();
+    if (ext != ".hpp" && ext != ".cpp") continue;
+    const std::string layer = fs::relative(entry.path(), root).begin()->string();
+    auto own = rank.find(layer);
+    if (own == rank.end()) continue;  // autosched.hpp umbrella
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const std::string target = m[1];
+      auto other = rank.find(target);
+      ASSERT_NE(other, rank.end()) << entry.path() << " includes unknown layer " << target;
+      const bool ok = other->second < own->second || target == layer;
+      EXPECT_TRUE(ok) << entry.path() << " (" << layer << ") includes " << target;
+    }
+  }
+  EXPECT_GT(files, 20);
+}
+
+}  // namespace
