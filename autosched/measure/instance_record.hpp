@@ -1,0 +1,40 @@
+#pragma once
+/// @file
+/// Everything measured about one instance (one execution) of a loop: what ran,
+/// how long it took, how evenly the threads finished, and each thread's share.
+/// The loop runtime fills one per instance; callers read it with
+/// autosched::last_instance(), the selection layer receives it as the outcome.
+
+#include <autosched/measure/metrics.hpp>
+#include <autosched/measure/thread_stats.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace autosched {
+
+struct InstanceRecord {
+  std::string_view loop;       ///< loop id (storage lives as long as the process)
+  std::uint64_t instance = 0;  ///< 0-based index among this loop's instances
+  std::string_view technique;  ///< technique that ran (static storage)
+  std::int64_t chunk = 0;      ///< chunk parameter used; 0 = the technique's default
+  bool exp_chunk = false;      ///< the chunk parameter came from expChunk
+  std::int64_t n = 0;          ///< iterations
+  int p = 0;                   ///< threads in the team
+  std::int64_t start_ns = 0;   ///< loop start on the now_ns clock
+  double selection_ns = 0;     ///< time spent choosing the schedule of this instance
+  bool failed = false;         ///< the body threw; metrics cover the work done until then
+  LoopMetrics metrics;
+  std::vector<ThreadStats> threads;
+
+  /// Fraction of the loop time thread `t` spent executing chunks, or -1 when
+  /// chunks were not timed.
+  [[nodiscard]] double busy_share(std::size_t t) const noexcept {
+    const auto& s = threads[t];
+    if (!s.busy_measured() || metrics.loop_time_ns <= 0) return -1.0;
+    return static_cast<double>(s.busy_ns) / metrics.loop_time_ns;
+  }
+};
+
+}  // namespace autosched
