@@ -1,0 +1,102 @@
+#pragma once
+/// @file
+/// AWF-B, AWF-C, AWF-D, AWF-E (Cariño & Banicescu 2008): weighted factoring
+/// whose weights are learned within the instance from chunk times.
+///   B = batched chunks, execution time      C = per-request chunks, execution time
+///   D = batched chunks, total time          E = per-request chunks, total time
+/// (the meaning of LB4OMP's code; AutoPas' documentation swaps D and E).
+/// Batched: the FAC2 batch chunk (BatchTable); per request: ⌈R/(2P)⌉.
+/// Execution time covers the body only; total time adds the scheduling
+/// overhead since the previous request.
+///
+/// Worker i keeps its chunk count k and Σ k·t_k, Σ k·s_k over its chunks
+/// (t = time, s = size, recent chunks weigh more) and publishes
+/// π_i = Σ k·t_k / Σ k·s_k. At each request after its first chunk,
+///   w_i = |S| · (1/π_i) / Σ_{j∈S} (1/π_j),   S = workers that published,
+/// which equals LB4OMP's π̄/π_i normalisation; before its first chunk, the
+/// initial weight (`weights=` or 1). chunk = max(⌈w_i · base⌉, c).
+/// Reading the others' π is P relaxed loads, no locks (LB4OMP takes P
+/// reader locks per request).
+
+#include <autosched/core/index_range.hpp>
+#include <autosched/techniques/chunk_dispenser.hpp>
+#include <autosched/techniques/iteration_counter.hpp>
+#include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/weighted_factoring.hpp>
+#include <autosched/techniques/worker_slot.hpp>
+
+#include <algorithm>
+#include <span>
+
+namespace autosched {
+
+class AdaptiveWeightedFactoring {
+ public:
+  static constexpr bool timed = true;
+  enum class Base : std::uint8_t { batched, per_request };
+  enum class Clock : std::uint8_t { execution, total };
+
+  struct Worker {
+    int id;
+    int cursor;
+    double initial_weight;
+    double chunks;      ///< k
+    double weighted_t;  ///< Σ k·t_k
+    double weighted_s;  ///< Σ k·s_k
+  };
+
+  AdaptiveWeightedFactoring(const LoopShape& s, Base base, Clock clock, std::span<const double> weights,
+                            std::span<WorkerSlot> slots) noexcept
+      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), base_(base),
+        clock_(clock), weights_(weights), slots_(slots) {
+    for (auto& slot : slots_) slot.rate.store(0.0, std::memory_order_relaxed);
+  }
+
+  Worker worker(int id, std::int64_t) const noexcept {
+    const double w = weights_.size() == static_cast<std::size_t>(p_) ? weights_[id] : 1.0;
+    return {id, 0, w, 0, 0, 0};
+  }
+
+  IndexRange next(Worker& w) noexcept {
+    const std::int64_t left = counter_.remaining();
+    if (left <= 0) return {};
+    const std::int64_t base = base_ == Base::batched ? batches_.chunk_at(counter_.n() - left, w.cursor)
+                                                     : ceil_div(left, 2 * std::int64_t{p_});
+    const double weight = w.chunks == 0 ? w.initial_weight : weight_of(w);
+    return counter_.claim(std::max(weighted_size(weight, base), c_));
+  }
+
+  void completed(Worker& w, IndexRange c, const ChunkTiming& t) noexcept {
+    const auto ns = clock_ == Clock::execution ? t.execution_ns() : t.total_ns();
+    w.chunks += 1;
+    w.weighted_t += w.chunks * static_cast<double>(std::max<std::int64_t>(ns, 1));
+    w.weighted_s += w.chunks * static_cast<double>(c.size());
+    slots_[w.id].rate.store(w.weighted_t / w.weighted_s, std::memory_order_relaxed);
+  }
+
+ private:
+  [[nodiscard]] double weight_of(const Worker& w) const noexcept {
+    const double own = w.weighted_t / w.weighted_s;
+    double inverse_sum = 0;
+    int published = 0;
+    for (const auto& slot : slots_) {
+      const double pi = slot.rate.load(std::memory_order_relaxed);
+      if (pi > 0) {
+        inverse_sum += 1.0 / pi;
+        ++published;
+      }
+    }
+    return static_cast<double>(published) / (own * inverse_sum);
+  }
+
+  IterationCounter counter_;
+  BatchTable batches_;
+  std::int64_t c_;
+  int p_;
+  Base base_;
+  Clock clock_;
+  std::span<const double> weights_;
+  std::span<WorkerSlot> slots_;
+};
+
+}  // namespace autosched

@@ -1,0 +1,82 @@
+#pragma once
+/// @file
+/// The runtime portfolio: one std::variant over the dispensers, built for one
+/// instance by prepare_dispenser(). Sixteen deterministic techniques share the
+/// ChunkSequence alternative (their calculators only differ in the plan), so
+/// the variant has ten alternatives for 28 techniques + profiling.
+
+#include <autosched/techniques/adaptive_factoring.hpp>
+#include <autosched/techniques/adaptive_weighted_factoring.hpp>
+#include <autosched/techniques/bold.hpp>
+#include <autosched/techniques/catalogue.hpp>
+#include <autosched/techniques/chunk_sequence.hpp>
+#include <autosched/techniques/loop_memory.hpp>
+#include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/profiling.hpp>
+#include <autosched/techniques/random_chunks.hpp>
+#include <autosched/techniques/static.hpp>
+#include <autosched/techniques/static_steal.hpp>
+#include <autosched/techniques/weighted_factoring.hpp>
+#include <autosched/techniques/worker_slot.hpp>
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+
+namespace autosched {
+
+using AnyDispenser = std::variant<std::monostate, BlockStatic, CyclicStatic, ChunkSequence, StaticSteal,
+                                  WeightedFactoring, AdaptiveWeightedFactoring, AdaptiveFactoring, Bold,
+                                  RandomChunks, Profiling>;
+
+/// Storage one instance needs beyond the dispenser itself, kept by the loop
+/// and reused, so that a steady time-stepping loop allocates nothing: the
+/// per-worker slots and the sequence plan (re-planned only when the shape or
+/// the parameters change).
+class Workspace {
+ public:
+  /// `p` slots, reset to their initial state.
+  std::span<WorkerSlot> slots(int p);
+
+  /// The plan for `key`, built by `build` unless the previous plan had that key.
+  template <class Key, class Build>
+  const SequencePlan& plan(const Key& key, Build&& build) {
+    if (!plan_key_ || *plan_key_ != key) {
+      build(plan_);
+      plan_key_ = key;
+    }
+    return plan_;
+  }
+
+ private:
+  std::unique_ptr<WorkerSlot[]> slots_;
+  int slot_capacity_ = 0;
+  SequencePlan plan_;
+  std::optional<std::string> plan_key_;
+};
+
+struct TechniqueSetup {
+  TechniqueId technique = TechniqueId::static_;
+  LoopShape shape;
+  const TechniqueParams* params = nullptr;  ///< required
+  std::int64_t start_ns = 0;                ///< BOLD's time origin
+};
+
+struct PreparedTechnique {
+  TechniqueId ran;          ///< the technique actually set up
+  std::string fallback;     ///< why `ran` differs from the request; empty if it does not
+};
+
+/// Builds the dispenser for one instance into `out`. A technique that needs a
+/// profile (fsc, fac, mfac, tap, bold) takes mu/sigma/h from the parameters,
+/// else from the loop's profiling output; without them it falls back (fsc →
+/// mfsc, fac/mfac/bold → fac2, tap → gss) and says why.
+PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& setup, LoopMemory& memory,
+                                    Workspace& workspace);
+
+/// Lets the dispenser update the loop's memory after every worker finished.
+void close_dispenser(AnyDispenser& d, LoopMemory& memory);
+
+}  // namespace autosched

@@ -1,0 +1,75 @@
+#pragma once
+/// @file
+/// profiling — measures a loop for the techniques that need a profile (fsc,
+/// fac, mfac, tap, bold): self-scheduling with chunk c (default 1) while
+/// timing every chunk. When the instance closes, the loop's memory holds
+///   mu    = mean body time per iteration,
+///   sigma = sample standard deviation of it,
+///   h     = mean time between obtaining consecutive chunks minus the body
+///           time (the scheduling overhead),
+/// which later instances of the same loop read. (LB4OMP writes a profile file
+/// its own reader cannot parse; ours stays with the loop, and the store keeps
+/// it across runs.)
+
+#include <autosched/core/index_range.hpp>
+#include <autosched/techniques/chunk_dispenser.hpp>
+#include <autosched/techniques/loop_memory.hpp>
+#include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/worker_slot.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <span>
+
+namespace autosched {
+
+class Profiling {
+ public:
+  static constexpr bool timed = true;
+  struct Worker {
+    int id;
+    RunningStats per_iteration;
+    double overhead_ns;
+  };
+
+  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept
+      : n_(s.n), c_(min_chunk(s)), slots_(slots) {}
+
+  Worker worker(int id, std::int64_t) const noexcept { return {id, {}, 0}; }
+
+  IndexRange next(Worker&) noexcept {
+    const std::int64_t k = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    if (k >= ceil_div(n_, c_)) return {};
+    return {k * c_, std::min(k * c_ + c_, n_)};
+  }
+
+  void completed(Worker& w, IndexRange c, const ChunkTiming& t) noexcept {
+    w.per_iteration.add(static_cast<double>(t.execution_ns()) / static_cast<double>(c.size()));
+    w.overhead_ns += static_cast<double>(t.started_ns - t.requested_ns);
+  }
+
+  void finished(Worker& w, std::int64_t) noexcept {
+    slots_[w.id].summary = w.per_iteration;
+    slots_[w.id].overhead_sum_ns = w.overhead_ns;
+  }
+
+  void close(LoopMemory& memory) noexcept {
+    RunningStats all;
+    double overhead = 0;
+    for (const auto& slot : slots_) {
+      all.merge(slot.summary);
+      overhead += slot.overhead_sum_ns;
+    }
+    if (all.count == 0) return;
+    memory.profile = Profile{all.mean, all.sample_stddev(), overhead / static_cast<double>(all.count),
+                             all.count};
+  }
+
+ private:
+  std::int64_t n_;
+  std::int64_t c_;
+  std::span<WorkerSlot> slots_;
+  alignas(64) std::atomic<std::int64_t> next_chunk_{0};
+};
+
+}  // namespace autosched

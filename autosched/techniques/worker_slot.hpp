@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// The part of a worker's state that other workers may read or change during
+/// an instance: the range a static-steal owner still holds, and the values
+/// adaptive techniques publish. One slot per worker, each on its own cache
+/// line so that publishing never invalidates a neighbour's line.
+
+#include <atomic>
+#include <cstdint>
+
+namespace autosched {
+
+/// Test-and-test-and-set lock: one atomic exchange to take it uncontended, a
+/// plain release store to give it back.
+class SpinLock {
+ public:
+  void lock() noexcept {
+    while (locked_.exchange(true, std::memory_order_acquire)) {
+      while (locked_.load(std::memory_order_relaxed)) pause();
+    }
+  }
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+ private:
+  static void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  std::atomic<bool> locked_{false};
+};
+
+/// Running mean and spread (Welford), merged across workers after the join.
+struct RunningStats {
+  std::int64_t count = 0;
+  double mean = 0;
+  double m2 = 0;
+
+  void add(double x) noexcept {
+    ++count;
+    const double d = x - mean;
+    mean += d / static_cast<double>(count);
+    m2 += d * (x - mean);
+  }
+  void merge(const RunningStats& o) noexcept {
+    if (o.count == 0) return;
+    const auto n = static_cast<double>(count + o.count);
+    const double d = o.mean - mean;
+    mean += d * static_cast<double>(o.count) / n;
+    m2 += o.m2 + d * d * static_cast<double>(count) * static_cast<double>(o.count) / n;
+    count += o.count;
+  }
+  /// Sample standard deviation; 0 with fewer than two samples.
+  [[nodiscard]] double sample_stddev() const noexcept;
+};
+
+struct alignas(64) WorkerSlot {
+  // static-steal: chunk units [lo, hi) this worker still owns, under `lock`.
+  SpinLock lock;
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+  // Adaptive techniques: time per iteration (AWF-B..E, AF's mu) and its
+  // spread (AF's sigma), 0 until the owner has measured a chunk. Relaxed
+  // ordering: a stale value only shifts a chunk size, never coverage.
+  std::atomic<double> rate{0.0};
+  std::atomic<double> spread{0.0};
+  // Written by the owner when it leaves, read after the join (profiling).
+  RunningStats summary;
+  double overhead_sum_ns = 0;
+};
+
+}  // namespace autosched
