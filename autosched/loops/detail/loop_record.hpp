@@ -1,0 +1,122 @@
+#pragma once
+/// @file
+/// The runtime's per-loop record and per-instance state (white-box: tests
+/// include this to look at a loop's memory).
+
+#include <autosched/loops/detail/loop_call.hpp>
+#include <autosched/loops/schedule.hpp>
+#include <autosched/measure/instance_record.hpp>
+#include <autosched/techniques/any_dispenser.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace autosched::detail {
+
+class LoopRecord;
+
+/// One instance in flight: everything its threads share, on separate lines
+/// where they are written concurrently.
+class Instance {
+ public:
+  /// Runs worker `tid`'s share through `call`'s body; the last worker to
+  /// finish closes the instance. In a joined team each thread passes its own
+  /// call: its body may capture thread-private variables, and with nowait
+  /// another thread's body object may already be gone.
+  void work(int tid, const LoopCall& call) noexcept;
+  /// The first exception a body threw, once it is visible to this thread.
+  [[nodiscard]] std::exception_ptr error() const noexcept;
+  /// A thread of a joined team is done with the instance; true for the last.
+  [[nodiscard]] bool leave() noexcept {
+    return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_;
+  }
+
+ private:
+  friend class LoopRecord;
+  friend void run_loop(const LoopCall&);
+  struct alignas(64) ThreadSlot {
+    ThreadStats stats;
+  };
+
+  template <class D>
+  void run_worker(D& d, int tid, const LoopCall& call) noexcept;
+  template <class D>
+  void run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call);
+  template <class D>
+  void run_timed_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call);
+  void fail(std::exception_ptr e) noexcept;
+
+  LoopRecord* record_ = nullptr;
+  std::uint64_t index_ = 0;
+  std::int64_t begin_ = 0;
+  std::int64_t n_ = 0;
+  int p_ = 1;
+  Timing timing_ = Timing::threads;
+  TechniqueId requested_ = TechniqueId::static_;
+  TechniqueId technique_ = TechniqueId::static_;
+  std::int64_t chunk_ = 0;
+  bool expert_ = false;     ///< the schedule asked for chunk=expert
+  bool exp_chunk_ = false;  ///< chunk_ is expChunk(N, P) (false when that is 0)
+  TechniqueParams params_;
+  std::int64_t start_ns_ = 0;
+  AnyDispenser dispenser_;
+  Workspace workspace_;
+  std::unique_ptr<ThreadSlot[]> threads_;
+  int thread_capacity_ = 0;
+
+  alignas(64) std::atomic<bool> cancelled_{false};
+  alignas(64) std::atomic<int> finished_{0};
+  std::atomic<int> left_{0};
+  std::atomic<bool> failed_{false};
+  std::atomic<bool> error_published_{false};
+  std::exception_ptr error_;
+};
+
+class LoopRecord {
+ public:
+  explicit LoopRecord(std::string name) : name_(std::move(name)) {}
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+  /// A ready instance of this loop for a team of `p`; throws for a bad schedule.
+  Instance* open(const LoopCall& call, std::int64_t n, int p);
+  /// Re-plans `inst` for the team the runtime actually gave (smaller than asked).
+  void reopen(Instance& inst, int p) noexcept;
+  /// Called by the last worker to finish: metrics, per-loop learning, record.
+  void close(Instance& inst) noexcept;
+  /// Returns `inst` to the pool once no thread uses it any more.
+  void release(Instance* inst) noexcept;
+
+  [[nodiscard]] std::optional<InstanceRecord> last() const;
+  /// A copy of the loop's memory (AWF weights, profile), for tests and tools.
+  [[nodiscard]] LoopMemory memory() const;
+
+ private:
+  const Schedule& resolve_schedule(const LoopOptions& options);
+  void prepare(Instance& inst, int p);
+
+  mutable std::mutex mutex_;
+  const std::string name_;
+  LoopMemory memory_;
+  std::uint64_t instances_ = 0;
+  std::optional<InstanceRecord> last_;
+  std::vector<std::unique_ptr<Instance>> pool_;
+  std::string option_text_;
+  std::optional<Schedule> option_schedule_;
+  std::uint64_t env_generation_ = ~std::uint64_t{0};
+  Schedule env_schedule_;
+  std::set<TechniqueId> warned_;
+};
+
+/// The record of `loop`, created on first use; nullptr from find_loop when
+/// the loop never ran.
+LoopRecord& loop_record(std::string_view loop);
+LoopRecord* find_loop(std::string_view loop);
+
+}  // namespace autosched::detail

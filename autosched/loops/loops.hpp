@@ -1,0 +1,9 @@
+#pragma once
+/// @file
+/// Umbrella header of the thread-level loop runtime.
+
+#include <autosched/loops/loop_options.hpp>
+#include <autosched/loops/loop_registry.hpp>
+#include <autosched/loops/parallel_for.hpp>
+#include <autosched/loops/schedule.hpp>
+#include <autosched/loops/schedule_environment.hpp>

@@ -1,0 +1,92 @@
+#pragma once
+/// @file
+/// autosched::parallel_for and parallel_for_chunks: a parallel loop whose
+/// schedule is chosen per loop and measured at every instance.
+///
+///   autosched::parallel_for(0, n, [&](std::int64_t i) { y[i] += a * x[i]; });
+///   autosched::parallel_for(0, n, body, {.name = "stream/triad", .schedule = "static"});
+///   autosched::parallel_for_chunks(0, n, [&](std::int64_t first, std::int64_t last) { ... });
+///
+/// Contract: every index in [begin, end) is passed to the body exactly once
+/// (nothing when end <= begin; at most 2^62 iterations). Inside an OpenMP
+/// parallel region the call work-shares with that team (every thread must make
+/// it, as with `omp for`); elsewhere it opens a team (OMP_NUM_THREADS,
+/// OMP_PLACES, OMP_PROC_BIND apply). If a body throws, no further chunks are
+/// handed out, the team joins, and the first exception is rethrown to the
+/// caller (to every thread of a joined team); the loop can be called again.
+/// The loop is identified by LoopOptions::name or by the call site.
+
+#include <autosched/core/error.hpp>
+#include <autosched/loops/detail/loop_call.hpp>
+#include <autosched/loops/loop_options.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <autosched/core/source_location.hpp>
+#include <type_traits>
+
+namespace autosched {
+
+namespace detail {
+
+template <std::integral I>
+std::int64_t to_index(I value) {
+  if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(std::int64_t)) {
+    if (value > static_cast<std::make_unsigned_t<std::int64_t>>(std::numeric_limits<std::int64_t>::max())) {
+      throw_error("parallel_for: index " + std::to_string(value) + " does not fit in int64_t");
+    }
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+template <class F>
+void* erase(F& f) noexcept {
+  return const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+}
+
+}  // namespace detail
+
+/// Calls body(i) for every i in [begin, end).
+template <std::integral B, std::integral E, class Body>
+  requires std::invocable<Body&, std::common_type_t<B, E>>
+void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
+                  SourceLocation where = SourceLocation::current()) {
+  using Index = std::common_type_t<B, E>;
+  using F = std::remove_reference_t<Body>;
+  const detail::ChunkRunner run = [](void* f, std::int64_t first, std::int64_t last) {
+    F& fn = *static_cast<F*>(f);
+    for (std::int64_t i = first; i < last; ++i) fn(static_cast<Index>(i));
+  };
+  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, ThreadStats& stats) {
+    F& fn = *static_cast<F*>(f);
+    detail::run_sequence(seq, stats, [&](IndexRange c) {
+      for (std::int64_t i = base + c.begin; i < base + c.end; ++i) fn(static_cast<Index>(i));
+    });
+  };
+  detail::run_loop(
+      {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});
+}
+
+/// Calls body(first, last) for chunks that together cover [begin, end) once.
+template <std::integral B, std::integral E, class Body>
+  requires std::invocable<Body&, std::common_type_t<B, E>, std::common_type_t<B, E>>
+void parallel_for_chunks(B begin, E end, Body&& body, const LoopOptions& options = {},
+                         SourceLocation where = SourceLocation::current()) {
+  using Index = std::common_type_t<B, E>;
+  using F = std::remove_reference_t<Body>;
+  const detail::ChunkRunner run = [](void* f, std::int64_t first, std::int64_t last) {
+    (*static_cast<F*>(f))(static_cast<Index>(first), static_cast<Index>(last));
+  };
+  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, ThreadStats& stats) {
+    F& fn = *static_cast<F*>(f);
+    detail::run_sequence(seq, stats, [&](IndexRange c) {
+      fn(static_cast<Index>(base + c.begin), static_cast<Index>(base + c.end));
+    });
+  };
+  detail::run_loop(
+      {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});
+}
+
+}  // namespace autosched

@@ -1,0 +1,387 @@
+#include <autosched/loops/detail/loop_record.hpp>
+#include <autosched/loops/loop_registry.hpp>
+#include <autosched/loops/parallel_for.hpp>
+#include <autosched/loops/schedule_environment.hpp>
+
+#include <autosched/core/clock.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/measure/metrics.hpp>
+#include <autosched/techniques/exp_chunk.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <shared_mutex>
+#include <utility>
+
+namespace autosched {
+namespace detail {
+
+namespace {
+
+/// True while this thread runs chunks of an autosched loop: a parallel_for
+/// called from a body must open its own (nested) team, not join the team of
+/// the enclosing loop, whose other threads will never make the call.
+thread_local bool in_loop_body = false;
+
+class Registry {
+ public:
+  LoopRecord& get(std::string_view id) {
+    {
+      std::shared_lock read(mutex_);
+      if (auto it = loops_.find(id); it != loops_.end()) return *it->second;
+    }
+    std::unique_lock write(mutex_);
+    auto [it, inserted] = loops_.try_emplace(std::string(id));
+    if (inserted) it->second = std::make_unique<LoopRecord>(std::string(id));
+    return *it->second;
+  }
+  LoopRecord* find(std::string_view id) {
+    std::shared_lock read(mutex_);
+    auto it = loops_.find(id);
+    return it == loops_.end() ? nullptr : it->second.get();
+  }
+  std::vector<std::string> ids() {
+    std::shared_lock read(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [id, record] : loops_) out.push_back(id);
+    return out;
+  }
+
+ private:
+  std::shared_mutex mutex_;
+  // Records live as long as the process: instance records point at their names.
+  std::map<std::string, std::unique_ptr<LoopRecord>, std::less<>> loops_;
+};
+
+Registry& registry() {
+  static auto* r = new Registry;  // never destroyed: loops may run during static destruction
+  return *r;
+}
+
+const Schedule& default_schedule() {
+  static const Schedule s;  // static
+  return s;
+}
+
+}  // namespace
+
+LoopRecord& loop_record(std::string_view loop) { return registry().get(loop); }
+LoopRecord* find_loop(std::string_view loop) { return registry().find(loop); }
+
+// ---------------------------------------------------------------- Instance
+
+void Instance::fail(std::exception_ptr e) noexcept {
+  bool expected = false;
+  if (failed_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+    error_ = std::move(e);
+    error_published_.store(true, std::memory_order_release);
+  }
+  cancelled_.store(true, std::memory_order_relaxed);
+  // Dispensers that can stop themselves do so, so their loops need no flag.
+  std::visit(
+      [](auto& d) {
+        if constexpr (requires { d.cancel(); }) d.cancel();
+      },
+      dispenser_);
+}
+
+std::exception_ptr Instance::error() const noexcept {
+  return error_published_.load(std::memory_order_acquire) ? error_ : nullptr;
+}
+
+template <class D>
+void Instance::run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call) {
+  if constexpr (std::is_same_v<D, ChunkSequence>) {
+    // The deterministic techniques run their dispatch loop in the caller's
+    // code with the body inlined (see SequenceRunner).
+    if (call.run_sequence != nullptr) {
+      call.run_sequence(call.body, d, begin_, st);
+      return;
+    }
+  }
+  const ChunkRunner run = call.run;
+  void* const body = call.body;
+  const std::int64_t base = begin_;
+  // The hot path: one dispenser call (one atomic RMW for non-adaptive
+  // techniques), one read of a line nobody writes unless a body throws, and
+  // one indirect call into the user's inlined iteration loop.
+  while (!cancelled_.load(std::memory_order_relaxed)) {
+    const IndexRange c = d.next(w);
+    if (c.empty()) break;
+    ++st.chunks;
+    st.iterations += c.size();
+    run(body, base + c.begin, base + c.end);
+  }
+}
+
+template <class D>
+void Instance::run_timed_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call) {
+  const ChunkRunner run = call.run;
+  void* const body = call.body;
+  const std::int64_t base = begin_;
+  std::int64_t requested = st.start_ns;
+  st.busy_ns = 0;
+  while (!cancelled_.load(std::memory_order_relaxed)) {
+    const IndexRange c = d.next(w);
+    if (c.empty()) break;
+    const std::int64_t started = now_ns();
+    run(body, base + c.begin, base + c.end);
+    const std::int64_t done = now_ns();
+    ++st.chunks;
+    st.iterations += c.size();
+    st.busy_ns += done - started;
+    if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
+    requested = done;
+  }
+}
+
+template <class D>
+void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
+  ThreadStats st;
+  st.start_ns = now_ns();
+  auto w = d.worker(tid, st.start_ns);
+  const bool outer = std::exchange(in_loop_body, true);
+  try {
+    if (D::timed || timing_ == Timing::chunks) {
+      run_timed_chunks(d, w, st, call);
+    } else {
+      run_chunks(d, w, st, call);
+    }
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  in_loop_body = outer;
+  st.finish_ns = now_ns();
+  if constexpr (requires { d.finished(w, st.finish_ns); }) d.finished(w, st.finish_ns);
+  threads_[tid].stats = st;
+}
+
+void Instance::work(int tid, const LoopCall& call) noexcept {
+  std::visit(
+      [&](auto& d) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) run_worker(d, tid, call);
+      },
+      dispenser_);
+  // acq_rel: the closing thread sees every worker's stats and dispenser writes.
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_) record_->close(*this);
+}
+
+// ---------------------------------------------------------------- LoopRecord
+
+const Schedule& LoopRecord::resolve_schedule(const LoopOptions& options) {
+  if (!options.schedule.empty()) {
+    if (!option_schedule_ || option_text_ != options.schedule) {
+      option_schedule_ = parse_schedule(options.schedule, "LoopOptions::schedule");
+      option_text_ = options.schedule;
+    }
+    return *option_schedule_;
+  }
+  const std::uint64_t generation = schedule_environment_generation();
+  if (generation != env_generation_) {
+    const Schedule* s = schedule_environment().for_loop(name_);
+    env_schedule_ = s != nullptr ? *s : default_schedule();
+    env_generation_ = generation;
+  }
+  return env_schedule_;
+}
+
+void LoopRecord::prepare(Instance& inst, int p) {
+  inst.p_ = p;
+  if (inst.expert_) inst.chunk_ = exp_chunk(inst.n_, p);
+  inst.exp_chunk_ = inst.expert_ && inst.chunk_ > 0;
+  if (p > inst.thread_capacity_) {
+    inst.threads_ = std::make_unique<Instance::ThreadSlot[]>(static_cast<std::size_t>(p));
+    inst.thread_capacity_ = p;
+  }
+  for (int i = 0; i < p; ++i) inst.threads_[i].stats = {};
+  const TechniqueSetup setup{inst.requested_, LoopShape{inst.n_, p, inst.chunk_}, &inst.params_, inst.start_ns_};
+  PreparedTechnique prepared = prepare_dispenser(inst.dispenser_, setup, memory_, inst.workspace_);
+  inst.technique_ = prepared.ran;
+  if (!prepared.fallback.empty() && warned_.insert(inst.requested_).second) {
+    warn("loop '" + name_ + "': " + prepared.fallback);
+  }
+}
+
+Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
+  std::lock_guard lock(mutex_);
+  const LoopOptions& o = *call.options;
+  const Schedule& schedule = resolve_schedule(o);
+  std::unique_ptr<Instance> owned;
+  if (pool_.empty()) {
+    owned = std::make_unique<Instance>();
+  } else {
+    owned = std::move(pool_.back());
+    pool_.pop_back();
+  }
+  Instance& inst = *owned;
+  inst.record_ = this;
+  inst.index_ = instances_++;
+  inst.begin_ = call.begin;
+  inst.n_ = n;
+  inst.timing_ = o.timing;
+  inst.requested_ = schedule.technique;
+  inst.expert_ = schedule.expert_chunk;
+  inst.chunk_ = schedule.chunk;
+  inst.params_ = schedule.params;
+  if (o.profile) {
+    if (!inst.params_.mu_ns) inst.params_.mu_ns = o.profile->mu_ns;
+    if (!inst.params_.sigma_ns) inst.params_.sigma_ns = o.profile->sigma_ns;
+    if (!inst.params_.overhead_ns) inst.params_.overhead_ns = o.profile->overhead_ns;
+  }
+  if (inst.params_.weights.empty() && !o.weights.empty()) inst.params_.weights.assign(o.weights.begin(), o.weights.end());
+  inst.start_ns_ = now_ns();
+  prepare(inst, p);
+  inst.start_ns_ = now_ns();  // planning is part of opening, not of the loop
+  return owned.release();
+}
+
+void LoopRecord::reopen(Instance& inst, int p) noexcept {
+  std::lock_guard lock(mutex_);
+  prepare(inst, p);
+}
+
+void LoopRecord::close(Instance& inst) noexcept {
+  std::lock_guard lock(mutex_);
+  close_dispenser(inst.dispenser_, memory_);
+  if (!last_) last_.emplace();
+  InstanceRecord& r = *last_;
+  r.loop = name_;
+  r.instance = inst.index_;
+  r.technique = technique_info(inst.technique_).name;
+  r.chunk = inst.chunk_;
+  r.exp_chunk = inst.exp_chunk_;
+  r.n = inst.n_;
+  r.p = inst.p_;
+  r.start_ns = inst.start_ns_;
+  r.selection_ns = 0;
+  r.failed = inst.failed_.load(std::memory_order_relaxed);
+  r.threads.resize(static_cast<std::size_t>(inst.p_));
+  for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
+  r.metrics = compute_metrics(r.threads, inst.start_ns_);
+}
+
+void LoopRecord::release(Instance* inst) noexcept {
+  inst->dispenser_.emplace<std::monostate>();
+  inst->cancelled_.store(false, std::memory_order_relaxed);
+  inst->finished_.store(0, std::memory_order_relaxed);
+  inst->left_.store(0, std::memory_order_relaxed);
+  inst->failed_.store(false, std::memory_order_relaxed);
+  inst->error_published_.store(false, std::memory_order_relaxed);
+  inst->error_ = nullptr;
+  std::lock_guard lock(mutex_);
+  pool_.emplace_back(inst);
+}
+
+std::optional<InstanceRecord> LoopRecord::last() const {
+  std::lock_guard lock(mutex_);
+  return last_;
+}
+
+LoopMemory LoopRecord::memory() const {
+  std::lock_guard lock(mutex_);
+  return memory_;
+}
+
+// ---------------------------------------------------------------- run_loop
+
+namespace {
+
+std::string_view loop_id(const LoopCall& call, char (&buffer)[512]) {
+  if (!call.options->name.empty()) return call.options->name;
+  const int len = std::snprintf(buffer, sizeof buffer, "%s:%u:%u", call.where.file_name(),
+                                static_cast<unsigned>(call.where.line()), static_cast<unsigned>(call.where.column()));
+  return {buffer, static_cast<std::size_t>(std::clamp(len, 0, static_cast<int>(sizeof buffer) - 1))};
+}
+
+/// The calling thread opens a team of `p` (or runs alone when p = 1).
+void open_team(LoopRecord& record, const LoopCall& call, std::int64_t n, int p) {
+  Instance* inst = record.open(call, n, p);
+  if (p == 1) {
+    inst->work(0, call);
+  } else {
+    const int planned = p;
+#pragma omp parallel num_threads(p)
+    {
+      const int team = omp_get_num_threads();
+      if (team != planned) {
+        // Fewer threads than asked (OMP_DYNAMIC, thread limits): plan again.
+#pragma omp single
+        record.reopen(*inst, team);
+      }
+      inst->work(omp_get_thread_num(), call);  // an opened team shares the caller's body
+    }
+  }
+  std::exception_ptr error = inst->error();
+  record.release(inst);
+  if (error) std::rethrow_exception(error);
+}
+
+/// Every thread of the enclosing team calls this (work-sharing).
+void join_team(LoopRecord& record, const LoopCall& call, std::int64_t n) {
+  Instance* inst = nullptr;
+  std::exception_ptr open_error;
+#pragma omp single copyprivate(inst, open_error)
+  {
+    try {
+      inst = record.open(call, n, omp_get_num_threads());
+    } catch (...) {
+      open_error = std::current_exception();
+    }
+  }
+  if (open_error) std::rethrow_exception(open_error);
+  inst->work(omp_get_thread_num(), call);  // this thread's own body
+  if (!call.options->nowait) {
+#pragma omp barrier
+  }
+  std::exception_ptr error = inst->error();
+  if (inst->leave()) record.release(inst);
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+void run_loop(const LoopCall& call) {
+  const LoopOptions& o = *call.options;
+  const int128 span = int128{call.end} - call.begin;
+  if (span > max_iterations) {
+    throw_error("parallel_for: [" + std::to_string(call.begin) + ", " + std::to_string(call.end) +
+                ") has more than 2^62 iterations");
+  }
+  if (o.threads < 0 || o.threads > max_workers) {
+    throw_error(text::bad_value("LoopOptions::threads", std::to_string(o.threads),
+                                "0 (OpenMP's default) or a team size in [1, " + std::to_string(max_workers) + "]"));
+  }
+  const std::int64_t n = span > 0 ? static_cast<std::int64_t>(span) : 0;
+  char buffer[512];
+  LoopRecord& record = registry().get(loop_id(call, buffer));
+
+  const bool join = o.team == Team::join || (o.team == Team::automatic && !in_loop_body && omp_in_parallel());
+  if (join) {
+    join_team(record, call, n);
+    return;
+  }
+  int p = o.threads > 0 ? o.threads : omp_get_max_threads();
+  // With nested parallelism exhausted the runtime would give one thread anyway.
+  if (omp_get_active_level() >= omp_get_max_active_levels()) p = 1;
+  open_team(record, call, n, std::min(p, max_workers));
+}
+
+}  // namespace detail
+
+std::optional<InstanceRecord> last_instance(std::string_view loop) {
+  detail::LoopRecord* record = detail::find_loop(loop);
+  return record != nullptr ? record->last() : std::nullopt;
+}
+
+std::string call_site_id(const SourceLocation& where) {
+  return std::string(where.file_name()) + ":" + std::to_string(where.line()) + ":" + std::to_string(where.column());
+}
+
+std::vector<std::string> loop_ids() { return detail::registry().ids(); }
+
+}  // namespace autosched

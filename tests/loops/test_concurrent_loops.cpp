@@ -1,0 +1,152 @@
+// Loops in flight at the same time never share state: two teams opened by
+// two threads, nested teams, and work-shared loops in a user's region with
+// and without nowait.
+#include <autosched/loops/detail/loop_record.hpp>
+#include <autosched/loops/loops.hpp>
+
+#include "loop_test_support.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace autosched {
+namespace {
+
+// Loop A slows its thread 0, loop B its thread 1; both use AWF at once from
+// two threads. Each loop's learned weights must reflect its own imbalance.
+TEST(ConcurrentLoops, TwoTeamsKeepSeparateAdaptiveState) {
+  auto run = [](const std::string& loop, int slow_thread, std::atomic<int>& wrong) {
+    for (int instance = 0; instance < 6; ++instance) {
+      std::vector<std::atomic<int>> hits(3000);
+      parallel_for(
+          0, 3000,
+          [&](int i) {
+            testing::spin_ns(omp_get_thread_num() == slow_thread ? 3000 : 1000);
+            hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+          },
+          {.name = loop, .schedule = "awf", .threads = 2});
+      for (auto& h : hits) wrong += h.load() != 1;
+    }
+  };
+  std::atomic<int> wrong{0};
+  std::thread a(run, "concurrent/a", 0, std::ref(wrong));
+  std::thread b(run, "concurrent/b", 1, std::ref(wrong));
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
+  const auto wa = detail::find_loop("concurrent/a")->memory().awf.weights;
+  const auto wb = detail::find_loop("concurrent/b")->memory().awf.weights;
+  ASSERT_EQ(wa.size(), 2u);
+  ASSERT_EQ(wb.size(), 2u);
+  EXPECT_LT(wa[0], wa[1]);
+  EXPECT_GT(wb[0], wb[1]);
+}
+
+// The same loop from two threads at once: two instances, one record.
+TEST(ConcurrentLoops, SameLoopFromTwoThreads) {
+  std::atomic<int> wrong{0};
+  auto run = [&] {
+    for (int k = 0; k < 20; ++k) {
+      std::vector<std::atomic<int>> hits(5000);
+      parallel_for(0, 5000, [&](int i) { hits[static_cast<std::size_t>(i)].fetch_add(1); },
+                   {.name = "concurrent/same", .schedule = "af", .threads = 2});
+      for (auto& h : hits) wrong += h.load() != 1;
+    }
+  };
+  std::thread a(run), b(run);
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(last_instance("concurrent/same")->n, 5000);
+}
+
+// A loop inside a loop body opens its own (nested) team and never joins the
+// outer one; with nesting disabled it runs on the calling thread.
+TEST(ConcurrentLoops, NestedLoopsCoverTheProductOnce) {
+  for (int levels : {1, 2}) {
+    omp_set_max_active_levels(levels);
+    std::vector<std::atomic<int>> hits(40 * 50);
+    parallel_for(
+        0, 40,
+        [&](int i) {
+          parallel_for(0, 50, [&](int j) { hits[static_cast<std::size_t>(i * 50 + j)].fetch_add(1); },
+                       {.name = "nested/inner", .schedule = "gss", .threads = 2});
+        },
+        {.name = "nested/outer", .schedule = "ss", .threads = 2});
+    for (auto& h : hits) ASSERT_EQ(h.load(), 1) << "levels=" << levels;
+    EXPECT_EQ(last_instance("nested/inner")->p, levels == 1 ? 1 : 2);
+  }
+  omp_set_max_active_levels(1);
+}
+
+// Inside a user's parallel region the call work-shares with that team.
+TEST(ConcurrentLoops, JoinsTheEnclosingTeam) {
+  std::vector<std::atomic<int>> hits(10000);
+#pragma omp parallel num_threads(3)
+  {
+    parallel_for(0, 10000, [&](int i) { hits[static_cast<std::size_t>(i)].fetch_add(1); },
+                 {.name = "joined/plain", .schedule = "fac2"});
+  }
+  for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+  EXPECT_EQ(last_instance("joined/plain")->p, 3);
+}
+
+// In a work-shared loop each thread runs its own body object, so captures of
+// thread-private variables refer to that thread's copy (as in `omp for`).
+TEST(ConcurrentLoops, JoinedThreadsRunTheirOwnBodies) {
+  std::vector<std::atomic<int>> owner(3000);
+#pragma omp parallel num_threads(3)
+  {
+    const int me = omp_get_thread_num();  // private to each thread
+    parallel_for(0, 3000, [&](int i) { owner[static_cast<std::size_t>(i)].store(me + 1); },
+                 {.name = "joined/private", .schedule = "ss,chunk=7"});
+    // Every index was written by the thread that ran it, through its own `me`.
+  }
+  const auto r = last_instance("joined/private");
+  std::vector<std::int64_t> by_owner(3, 0);
+  for (auto& o : owner) {
+    ASSERT_GE(o.load(), 1);
+    ++by_owner[static_cast<std::size_t>(o.load() - 1)];
+  }
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(by_owner[t], r->threads[t].iterations) << "thread " << t;
+}
+
+// nowait: threads leave each loop without a barrier and start the next one,
+// so two instances (of different loops) are in flight at once.
+TEST(ConcurrentLoops, NowaitLoopsOverlap) {
+  std::vector<std::atomic<int>> first(20000), second(20000);
+#pragma omp parallel num_threads(3)
+  {
+    for (int round = 0; round < 5; ++round) {
+      parallel_for(0, 20000, [&](int i) {
+        testing::random_work(i, 50);
+        first[static_cast<std::size_t>(i)].fetch_add(1);
+      }, {.name = "joined/first", .schedule = "awf-b", .nowait = true});
+      parallel_for(0, 20000, [&](int i) { second[static_cast<std::size_t>(i)].fetch_add(1); },
+                   {.name = "joined/second", .schedule = "af", .nowait = true});
+    }
+  }
+  for (auto& h : first) ASSERT_EQ(h.load(), 5);
+  for (auto& h : second) ASSERT_EQ(h.load(), 5);
+}
+
+// Team::open from inside a region: each calling thread gets its own team.
+TEST(ConcurrentLoops, OpenFromEveryThreadOfARegion) {
+  omp_set_max_active_levels(2);
+  std::vector<std::atomic<int>> hits(2 * 1000);
+#pragma omp parallel num_threads(2)
+  {
+    const int t = omp_get_thread_num();
+    parallel_for(0, 1000, [&](int i) { hits[static_cast<std::size_t>(t * 1000 + i)].fetch_add(1); },
+                 {.name = "open/per-thread", .schedule = "tss", .threads = 2, .team = Team::open});
+  }
+  omp_set_max_active_levels(1);
+  for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+}
+
+}  // namespace
+}  // namespace autosched
