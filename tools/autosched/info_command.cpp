@@ -1,0 +1,89 @@
+// `autosched info`: what this build is, what it runs on, and how it is
+// configured; `autosched info --techniques`: the portfolio.
+#include "commands.hpp"
+
+#include <autosched/core/components.hpp>
+#include <autosched/core/environment.hpp>
+#include <autosched/core/system_info.hpp>
+#include <autosched/core/version.hpp>
+#include <autosched/loops/schedule_environment.hpp>
+#include <autosched/techniques/catalogue.hpp>
+
+#include <omp.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace autosched::cli {
+
+namespace {
+
+void row(const char* key, const std::string& value) { std::printf("  %-18s %s\n", key, value.c_str()); }
+
+std::string env_or(const char* name, const char* unset) {
+  auto v = environment::get(name);
+  return v ? std::string(name) + "=" + *v : unset;
+}
+
+void print_info() {
+  const SystemInfo& s = system_info();
+  std::printf("autosched %s\n", AUTOSCHED_VERSION_STRING);
+  row("compiler", s.compiler);
+  row("OpenMP runtime", s.openmp_runtime + (s.openmp_library.empty() ? "" : " (" + s.openmp_library + ")"));
+  row("threads", std::to_string(omp_get_max_threads()) + " per team (" + env_or("OMP_NUM_THREADS", "OMP_NUM_THREADS unset") +
+                     ")");
+  row("binding", env_or("OMP_PROC_BIND", "OMP_PROC_BIND unset") + ", " + env_or("OMP_PLACES", "OMP_PLACES unset"));
+  row("CPU", s.cpu_model);
+  row("cores", std::to_string(s.physical_cores) + " physical, " + std::to_string(s.hardware_threads) + " hardware threads");
+  row("kernel", s.kernel);
+  row("fingerprint", s.fingerprint);
+
+  std::printf("configuration\n");
+  const ScheduleEnvironment& env = schedule_environment();
+  row("schedule", env.global ? env.global->text() + " (AUTOSCHED_SCHEDULE)" : "static (default; AUTOSCHED_SCHEDULE unset)");
+  for (const auto& [loop, schedule] : env.per_loop) row("  for loop", loop + " = " + schedule.text());
+  for (const auto& problem : env.problems) row("  ignored", problem);
+
+  std::printf("optional components\n");
+  for (const Component& c : components()) {
+    const char* status = c.status == Component::Status::found         ? "found"
+                         : c.status == Component::Status::unavailable ? "unavailable"
+                                                                      : "not built";
+    std::string line = std::string(status) + ": " + c.detail;
+    if (!c.fallback.empty()) line += "; fallback: " + c.fallback;
+    row(c.name.c_str(), line);
+  }
+}
+
+void print_techniques() {
+  std::printf("%-13s %-8s %-9s %s\n", "technique", "adaptive", "needs", "source / formula / chunk parameter");
+  for (const TechniqueInfo& t : technique_catalogue()) {
+    if (t.id == TechniqueId::profiling) std::printf("\ntool (not a schedule of its own):\n");
+    std::printf("%-13.*s %-8s %-9.*s %.*s\n", static_cast<int>(t.name.size()), t.name.data(), t.adaptive ? "yes" : "no",
+                static_cast<int>(t.needs.size()), t.needs.data(), static_cast<int>(t.paper.size()), t.paper.data());
+    std::printf("%-32s formula: %.*s\n", "", static_cast<int>(t.formula.size()), t.formula.data());
+    std::printf("%-32s chunk c: %.*s", "", static_cast<int>(t.chunk.size()), t.chunk.data());
+    if (!t.aliases.empty()) std::printf("; also spelled %.*s", static_cast<int>(t.aliases.size()), t.aliases.data());
+    std::printf("\n");
+  }
+  std::printf("\n%d techniques. Schedules: <technique>[,chunk=<n>|expert][,<key>=<value>...], e.g. gss,chunk=16\n",
+              technique_count);
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto* info = app.add_subcommand("info", "Show version, system, OpenMP runtime, configuration and optional components");
+  auto techniques = std::make_shared<bool>(false);
+  info->add_flag("--techniques", *techniques, "List every scheduling technique with its source and formula");
+  info->callback([techniques] {
+    if (*techniques) {
+      print_techniques();
+    } else {
+      print_info();
+    }
+  });
+}
+
+}  // namespace autosched::cli

@@ -1,0 +1,23 @@
+// autosched — inspect the runtime, run the demo campaign, manage what it learned.
+#include "commands.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/version.hpp>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  CLI::App app{"autosched " AUTOSCHED_VERSION_STRING " — self-scheduling loops for repetitive HPC codes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", AUTOSCHED_VERSION_STRING);
+  autosched::cli::add_info_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const autosched::Error& e) {
+    std::fprintf(stderr, "autosched: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
