@@ -24,7 +24,9 @@ struct Trapezoid {
   Trapezoid(std::int64_t n, std::int64_t f, std::int64_t l) noexcept
       : first(std::max<std::int64_t>(1, f)),
         last(std::clamp<std::int64_t>(l, 1, first)),
-        count(std::max<std::int64_t>(2, ceil_div(2 * n, first + last))) {}
+        // 2N overflows 64 bits for N near 2^62: divide in 128 bits.
+        count(std::max<std::int64_t>(
+            2, static_cast<std::int64_t>((int128{2} * n + (first + last) - 1) / (first + last)))) {}
 
   /// Size of chunk i (i >= 0); L from chunk A on.
   [[nodiscard]] std::int64_t size(std::int64_t i) const noexcept {

@@ -22,7 +22,9 @@ class Viss {
     const std::int64_t j = k / p_;
     const std::int64_t missing = j >= 62 ? (first_ > 0 ? 1 : 0) : ceil_div(first_, std::int64_t{1} << j);
     steady_ = missing <= 1;  // from here on the size is 2·C0 − 1 (or c)
-    return std::max(2 * first_ - missing, c_);
+    // 2·C0 overflows for N near 2^62 with V·P = 1; a chunk never needs more than N.
+    const auto size = static_cast<std::int64_t>(std::min<int128>(int128{2} * first_ - missing, max_iterations));
+    return std::max(size, c_);
   }
   [[nodiscard]] bool steady() const noexcept { return steady_; }
 

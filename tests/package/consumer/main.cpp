@@ -13,6 +13,7 @@ int main() {
     if (h.load() != 1) return 1;
   }
   const auto r = autosched::last_instance("consumer");
-  std::printf("consumer: %s over %lld iterations on %d threads\n", r->technique.data(), static_cast<long long>(r->n), r->p);
+  std::printf("consumer: %s over %lld iterations on %d threads\n", r->technique.data(), static_cast<long long>(r->n),
+              r->p);
   return r->technique == "awf-c" ? 0 : 1;
 }
