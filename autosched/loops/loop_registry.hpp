@@ -4,8 +4,8 @@
 
 #include <autosched/measure/instance_record.hpp>
 
-#include <optional>
 #include <autosched/core/source_location.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>

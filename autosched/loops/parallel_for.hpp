@@ -20,11 +20,11 @@
 #include <autosched/loops/detail/loop_call.hpp>
 #include <autosched/loops/loop_options.hpp>
 
+#include <autosched/core/source_location.hpp>
 #include <concepts>
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <autosched/core/source_location.hpp>
 #include <type_traits>
 
 namespace autosched {
@@ -50,7 +50,7 @@ void* erase(F& f) noexcept {
 
 /// Calls body(i) for every i in [begin, end).
 template <std::integral B, std::integral E, class Body>
-  requires std::invocable<Body&, std::common_type_t<B, E>>
+requires std::invocable<Body&, std::common_type_t<B, E>>
 void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
                   SourceLocation where = SourceLocation::current()) {
   using Index = std::common_type_t<B, E>;
@@ -59,11 +59,14 @@ void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
     F& fn = *static_cast<F*>(f);
     for (std::int64_t i = first; i < last; ++i) fn(static_cast<Index>(i));
   };
-  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, ThreadStats& stats) {
+  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, std::int64_t n,
+                                                 ThreadStats& stats) {
     F& fn = *static_cast<F*>(f);
-    detail::run_sequence(seq, stats, [&](IndexRange c) {
-      for (std::int64_t i = base + c.begin; i < base + c.end; ++i) fn(static_cast<Index>(i));
-    });
+    detail::run_sequence(
+        seq, n, stats, [&](std::int64_t i) { fn(static_cast<Index>(base + i)); },
+        [&](IndexRange c) {
+          for (std::int64_t i = base + c.begin; i < base + c.end; ++i) fn(static_cast<Index>(i));
+        });
   };
   detail::run_loop(
       {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});
@@ -71,7 +74,7 @@ void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
 
 /// Calls body(first, last) for chunks that together cover [begin, end) once.
 template <std::integral B, std::integral E, class Body>
-  requires std::invocable<Body&, std::common_type_t<B, E>, std::common_type_t<B, E>>
+requires std::invocable<Body&, std::common_type_t<B, E>, std::common_type_t<B, E>>
 void parallel_for_chunks(B begin, E end, Body&& body, const LoopOptions& options = {},
                          SourceLocation where = SourceLocation::current()) {
   using Index = std::common_type_t<B, E>;
@@ -79,11 +82,12 @@ void parallel_for_chunks(B begin, E end, Body&& body, const LoopOptions& options
   const detail::ChunkRunner run = [](void* f, std::int64_t first, std::int64_t last) {
     (*static_cast<F*>(f))(static_cast<Index>(first), static_cast<Index>(last));
   };
-  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, ThreadStats& stats) {
+  const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, std::int64_t n,
+                                                 ThreadStats& stats) {
     F& fn = *static_cast<F*>(f);
-    detail::run_sequence(seq, stats, [&](IndexRange c) {
-      fn(static_cast<Index>(base + c.begin), static_cast<Index>(base + c.end));
-    });
+    detail::run_sequence(
+        seq, n, stats, [&](std::int64_t i) { fn(static_cast<Index>(base + i), static_cast<Index>(base + i + 1)); },
+        [&](IndexRange c) { fn(static_cast<Index>(base + c.begin), static_cast<Index>(base + c.end)); });
   };
   detail::run_loop(
       {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});

@@ -100,7 +100,7 @@ void Instance::run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const Lo
     // The deterministic techniques run their dispatch loop in the caller's
     // code with the body inlined (see SequenceRunner).
     if (call.run_sequence != nullptr) {
-      call.run_sequence(call.body, d, begin_, st);
+      call.run_sequence(call.body, d, begin_, n_, st);
       return;
     }
   }
@@ -233,7 +233,8 @@ Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
     if (!inst.params_.sigma_ns) inst.params_.sigma_ns = o.profile->sigma_ns;
     if (!inst.params_.overhead_ns) inst.params_.overhead_ns = o.profile->overhead_ns;
   }
-  if (inst.params_.weights.empty() && !o.weights.empty()) inst.params_.weights.assign(o.weights.begin(), o.weights.end());
+  if (inst.params_.weights.empty() && !o.weights.empty())
+    inst.params_.weights.assign(o.weights.begin(), o.weights.end());
   inst.start_ns_ = now_ns();
   prepare(inst, p);
   inst.start_ns_ = now_ns();  // planning is part of opening, not of the loop

@@ -43,7 +43,8 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
   if (head == "auto" || head.starts_with("auto:")) {
     reject(source, text,
            "a fixed technique; 'auto' (automatic selection) needs the selection engine, which this build "
-           "does not have yet. Accepted: " + technique_names());
+           "does not have yet. Accepted: " +
+               technique_names());
   }
   const auto id = find_technique(head);
   if (!id) reject(source, text, "a technique name: " + technique_names());
@@ -62,8 +63,9 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
       if (i == 1 && text::to_int(part)) {
         key = "chunk";  // "dynamic,4"
       } else {
-        reject(source, text, "<key>=<value> after the technique; '" + std::string(part) +
-                                 "' has no '='. Keys for " + std::string(info.name) + ": " + keys_of(info));
+        reject(source, text,
+               "<key>=<value> after the technique; '" + std::string(part) + "' has no '='. Keys for " +
+                   std::string(info.name) + ": " + keys_of(info));
       }
     }
     for (const auto& k : seen) {
@@ -74,7 +76,8 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
     auto positive_int = [&](std::int64_t max) {
       auto v = text::to_int(value);
       if (!v || *v < 1 || *v > max) {
-        reject(source, text, key + " = an integer in [1, " + std::to_string(max) + "], got '" + std::string(value) + "'");
+        reject(source, text,
+               key + " = an integer in [1, " + std::to_string(max) + "], got '" + std::string(value) + "'");
       }
       return *v;
     };
@@ -105,15 +108,24 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
     }
     constexpr double huge = 1e18;
     auto& p = s.params;
-    if (key == "mu") p.mu_ns = number(0, true, huge);
-    else if (key == "sigma") p.sigma_ns = number(0, false, huge);
-    else if (key == "h") p.overhead_ns = number(0, false, huge);
-    else if (key == "alpha") p.alpha = number(0, true, huge);
-    else if (key == "swr") p.swr = number(0, true, 1);
-    else if (key == "divider") p.divider = static_cast<int>(positive_int(1 << 20));
-    else if (key == "stages") p.stages = static_cast<int>(positive_int(1 << 20));
-    else if (key == "viss") p.viss = static_cast<int>(positive_int(1 << 20));
-    else if (key == "start") p.start = positive_int(max_iterations);
+    if (key == "mu")
+      p.mu_ns = number(0, true, huge);
+    else if (key == "sigma")
+      p.sigma_ns = number(0, false, huge);
+    else if (key == "h")
+      p.overhead_ns = number(0, false, huge);
+    else if (key == "alpha")
+      p.alpha = number(0, true, huge);
+    else if (key == "swr")
+      p.swr = number(0, true, 1);
+    else if (key == "divider")
+      p.divider = static_cast<int>(positive_int(1 << 20));
+    else if (key == "stages")
+      p.stages = static_cast<int>(positive_int(1 << 20));
+    else if (key == "viss")
+      p.viss = static_cast<int>(positive_int(1 << 20));
+    else if (key == "start")
+      p.start = positive_int(max_iterations);
     else if (key == "seed") {
       auto v = text::to_int(value);
       if (!v || *v < 0) reject(source, text, "seed = a non-negative integer, got '" + std::string(value) + "'");
@@ -134,8 +146,10 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
 
 std::string Schedule::text() const {
   std::string out(technique_info(technique).name);
-  if (expert_chunk) out += ",chunk=expert";
-  else if (chunk > 0) out += ",chunk=" + std::to_string(chunk);
+  if (expert_chunk)
+    out += ",chunk=expert";
+  else if (chunk > 0)
+    out += ",chunk=" + std::to_string(chunk);
   char buf[64];
   auto add = [&](const char* key, double v) {
     std::snprintf(buf, sizeof buf, ",%s=%g", key, v);

@@ -33,14 +33,14 @@ ScheduleEnvironment parse_schedule_environment(const std::optional<std::string>&
       const auto eq = entry.find('=');
       const auto loop = eq == std::string_view::npos ? std::string_view{} : text::trim(entry.substr(0, eq));
       if (loop.empty()) {
-        env.problems.push_back(text::bad_value("AUTOSCHED_SCHEDULE_FOR", *schedule_for,
-                                               "<loop>=<schedule> entries separated by ';', got '" +
-                                                   std::string(entry) + "'; ignoring that entry"));
+        env.problems.push_back(text::bad_value(
+            "AUTOSCHED_SCHEDULE_FOR", *schedule_for,
+            "<loop>=<schedule> entries separated by ';', got '" + std::string(entry) + "'; ignoring that entry"));
         continue;
       }
       try {
-        env.per_loop.emplace_back(std::string(loop),
-                                  parse_schedule(entry.substr(eq + 1), "AUTOSCHED_SCHEDULE_FOR[" + std::string(loop) + "]"));
+        env.per_loop.emplace_back(std::string(loop), parse_schedule(entry.substr(eq + 1), "AUTOSCHED_SCHEDULE_FOR[" +
+                                                                                              std::string(loop) + "]"));
       } catch (const Error& e) {
         env.problems.push_back(std::string(e.what()) + "; ignoring that entry");
       }
@@ -55,8 +55,8 @@ std::shared_ptr<const ScheduleEnvironment> current_env;
 std::atomic<std::uint64_t> generation{0};
 
 std::shared_ptr<const ScheduleEnvironment> read_now() {
-  auto env = std::make_shared<const ScheduleEnvironment>(parse_schedule_environment(
-      environment::get("AUTOSCHED_SCHEDULE"), environment::get("AUTOSCHED_SCHEDULE_FOR")));
+  auto env = std::make_shared<const ScheduleEnvironment>(
+      parse_schedule_environment(environment::get("AUTOSCHED_SCHEDULE"), environment::get("AUTOSCHED_SCHEDULE_FOR")));
   for (const auto& p : env->problems) detail::warn(p);
   return env;
 }

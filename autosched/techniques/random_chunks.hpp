@@ -23,7 +23,8 @@ class RandomChunks {
   };
 
   RandomChunks(const LoopShape& s, std::int64_t start, std::uint64_t seed) noexcept
-      : counter_(s.n), low_(std::max<std::int64_t>(1, start)),
+      : counter_(s.n),
+        low_(std::max<std::int64_t>(1, start)),
         high_(std::max(low_, s.chunk > 0 ? s.chunk : ceil_div(s.n, 2 * std::int64_t{s.workers}))),
         seed_(seed) {}
 
@@ -34,6 +35,7 @@ class RandomChunks {
   IndexRange next(Worker& w) noexcept {
     if (counter_.remaining() <= 0) return {};
     const auto span = static_cast<std::uint64_t>(high_ - low_) + 1;
+    if (span == 1) return counter_.claim(low_);  // no draw, no 64-bit division
     return counter_.claim(low_ + static_cast<std::int64_t>(splitmix64(w.state) % span));
   }
 

@@ -9,8 +9,8 @@
 #include <autosched/measure/thread_stats.hpp>
 #include <autosched/techniques/chunk_sequence.hpp>
 
-#include <cstdint>
 #include <autosched/core/source_location.hpp>
+#include <cstdint>
 
 namespace autosched::detail {
 
@@ -22,7 +22,8 @@ using ChunkRunner = void (*)(void* body, std::int64_t first, std::int64_t last);
 /// dispatch loop: no indirect call and no flag check per chunk (a failing
 /// body cancels the sequence itself). Instantiated in the caller's
 /// translation unit; counts chunks and iterations into `stats`.
-using SequenceRunner = void (*)(void* body, ChunkSequence& sequence, std::int64_t base, ThreadStats& stats);
+using SequenceRunner = void (*)(void* body, ChunkSequence& sequence, std::int64_t base, std::int64_t n,
+                                ThreadStats& stats);
 
 /// Adds a worker's counts to its stats when it leaves, also by exception.
 struct CountsGuard {
@@ -35,9 +36,21 @@ struct CountsGuard {
   }
 };
 
-template <class ForChunk>
-void run_sequence(ChunkSequence& sequence, ThreadStats& stats, ForChunk&& for_chunk) {
+/// One worker's dispatch loop over a planned sequence. Chunks of one
+/// iteration (ss with chunk 1, the most overhead-bound schedule there is) get
+/// the bare loop: claim an index, run it.
+template <class ForIteration, class ForChunk>
+void run_sequence(ChunkSequence& sequence, std::int64_t n, ThreadStats& stats, ForIteration&& for_iteration,
+                  ForChunk&& for_chunk) {
   CountsGuard counts{stats};
+  if (sequence.unit_chunks()) {
+    for (std::int64_t i; (i = sequence.next_iteration()) < n;) {
+      ++counts.chunks;
+      ++counts.iterations;
+      for_iteration(i);
+    }
+    return;
+  }
   ChunkSequence::Worker w;
   for (;;) {
     const IndexRange c = sequence.next(w);

@@ -34,9 +34,7 @@ class Instance {
   /// The first exception a body threw, once it is visible to this thread.
   [[nodiscard]] std::exception_ptr error() const noexcept;
   /// A thread of a joined team is done with the instance; true for the last.
-  [[nodiscard]] bool leave() noexcept {
-    return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_;
-  }
+  [[nodiscard]] bool leave() noexcept { return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_; }
 
  private:
   friend class LoopRecord;
