@@ -30,16 +30,19 @@ void add_autosched_techniques(std::vector<Competitor>& out) {
       out.push_back({label, "autosched", [schedule, label](std::int64_t n, int p, Body body) {
                        const std::string loop = "bench/" + label;
                        if (body == Body::empty) {
-                         autosched::parallel_for(std::int64_t{0}, n, [](std::int64_t i) { asm volatile("" : : "r"(i)); },
+                         autosched::parallel_for(std::int64_t{0}, n,
+                                                 [](std::int64_t i) {
+                                                   asm volatile("" : : "r"(i));
+                                                 },
                                                  {.name = loop, .schedule = schedule, .threads = p});
                        } else {
-                         double* a = tiny_data(n).data();
-                         autosched::parallel_for(std::int64_t{0}, n, [a](std::int64_t i) { a[i] += 1.0; },
+                         autosched::parallel_for(std::int64_t{0}, n, [](std::int64_t i) { bench::tiny_work(i); },
                                                  {.name = loop, .schedule = schedule, .threads = p});
                        }
                        const auto r = autosched::last_instance(loop);
-                       return std::accumulate(r->threads.begin(), r->threads.end(), std::int64_t{0},
-                                              [](std::int64_t sum, const autosched::ThreadStats& thread) { return sum + thread.chunks; });
+                       return std::accumulate(
+                           r->threads.begin(), r->threads.end(), std::int64_t{0},
+                           [](std::int64_t sum, const autosched::ThreadStats& thread) { return sum + thread.chunks; });
                      }});
     }
   }

@@ -10,14 +10,13 @@ void add_fetch_add_baseline(std::vector<Competitor>& out) {
   out.push_back({"bare fetch_add", "baseline", [](std::int64_t n, int p, Body body) {
                    alignas(64) static std::atomic<std::int64_t> next;
                    next.store(0);
-                   double* a = tiny_data(n).data();
 #pragma omp parallel num_threads(p)
                    {
                      std::int64_t i;
                      if (body == Body::empty) {
                        while ((i = next.fetch_add(1, std::memory_order_relaxed)) < n) asm volatile("" : : "r"(i));
                      } else {
-                       while ((i = next.fetch_add(1, std::memory_order_relaxed)) < n) a[i] += 1.0;
+                       while ((i = next.fetch_add(1, std::memory_order_relaxed)) < n) bench::tiny_work(i);
                      }
                    }
                    return n;

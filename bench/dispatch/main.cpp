@@ -4,7 +4,8 @@
 // alike; medians are reported with ratios to `omp dynamic,1` and to a bare
 // fetch_add loop measured in the same run.
 //
-//   bench_dispatch [--threads P] [--reps R] [--n N] [--out results.md]
+//   bench_dispatch [--threads P] [--reps R] [--n N] [--only name;name;...] [--out results.md]
+// --only keeps the named competitors (plus the two baselines the ratios need).
 #include "competitor.hpp"
 
 #include <autosched/core/clock.hpp>
@@ -23,16 +24,6 @@
 #include <sstream>
 #include <string>
 
-namespace bench {
-
-std::vector<double>& tiny_data(std::int64_t n) {
-  static std::vector<double> data;
-  if (static_cast<std::int64_t>(data.size()) < n) data.assign(static_cast<std::size_t>(n), 0.0);
-  return data;
-}
-
-}  // namespace bench
-
 namespace {
 
 struct Options {
@@ -40,6 +31,7 @@ struct Options {
   int reps = 11;
   std::int64_t n = std::int64_t{1} << 20;
   std::string out;
+  std::string only;
   std::string command;
 };
 
@@ -54,17 +46,24 @@ Options parse(int argc, char** argv) {
     auto number = [&](std::int64_t low) {
       auto v = autosched::text::to_int(value);
       if (!v || *v < low) {
-        std::fprintf(stderr, "%s\n", autosched::text::bad_value(key, value, "an integer >= " + std::to_string(low)).c_str());
+        std::fprintf(stderr, "%s\n",
+                     autosched::text::bad_value(key, value, "an integer >= " + std::to_string(low)).c_str());
         std::exit(2);
       }
       return *v;
     };
-    if (key == "--threads") o.threads = static_cast<int>(number(1));
-    else if (key == "--reps") o.reps = static_cast<int>(number(1));
-    else if (key == "--n") o.n = number(1000);
-    else if (key == "--out") o.out = value;
+    if (key == "--threads")
+      o.threads = static_cast<int>(number(1));
+    else if (key == "--reps")
+      o.reps = static_cast<int>(number(1));
+    else if (key == "--n")
+      o.n = number(1000);
+    else if (key == "--out")
+      o.out = value;
+    else if (key == "--only")
+      o.only = value;
     else {
-      std::fprintf(stderr, "unknown option %s; accepted: --threads --reps --n --out\n", key.c_str());
+      std::fprintf(stderr, "unknown option %s; accepted: --threads --reps --n --only --out\n", key.c_str());
       std::exit(2);
     }
   }
@@ -78,8 +77,8 @@ double median(std::vector<double> v) {
 }
 
 struct Result {
-  double seconds = 0;      ///< median wall time of one loop
-  std::int64_t chunks = 0; ///< chunks handed out (0 = unknown)
+  double seconds = 0;       ///< median wall time of one loop
+  std::int64_t chunks = 0;  ///< chunks handed out (0 = unknown)
 };
 
 std::map<std::string, Result> measure(const std::vector<bench::Competitor>& competitors, const Options& o,
@@ -107,6 +106,13 @@ int main(int argc, char** argv) {
   bench::add_openmp_baselines(competitors);
   bench::add_fetch_add_baseline(competitors);
   bench::add_autosched_techniques(competitors);
+  if (!o.only.empty()) {
+    const auto keep = autosched::text::split(o.only, ';');
+    std::erase_if(competitors, [&](const bench::Competitor& c) {
+      if (c.name == "omp dynamic,1" || c.name == "bare fetch_add") return false;
+      return std::find(keep.begin(), keep.end(), c.name) == keep.end();
+    });
+  }
 
   const auto& sys = autosched::system_info();
   std::ostringstream md;
@@ -122,7 +128,9 @@ int main(int argc, char** argv) {
     const auto results = measure(competitors, o, body);
     const double dyn1 = results.at("omp dynamic,1").seconds;
     const double fetch = results.at("bare fetch_add").seconds;
-    md << "**" << (body == bench::Body::empty ? "Empty body" : "Tiny body (`a[i] += 1.0`)") << "**\n\n"
+    md << "**"
+       << (body == bench::Body::empty ? "Empty body" : "Tiny body (four dependent multiply-adds, no memory traffic)")
+       << "**\n\n"
        << "| competitor | ns/iteration | chunks | ns/chunk | × omp dynamic,1 | × bare fetch_add |\n"
        << "|---|---:|---:|---:|---:|---:|\n";
     for (const auto& c : competitors) {
@@ -135,8 +143,8 @@ int main(int argc, char** argv) {
         std::snprintf(b, sizeof b, "%.1f", r.seconds * 1e9 / static_cast<double>(r.chunks));
         per_chunk = b;
       }
-      std::snprintf(line, sizeof line, "| %s%s | %.2f | %s | %s | %.2f | %.2f |\n",
-                    c.group == "baseline" ? "**" : "", (c.name + (c.group == "baseline" ? "**" : "")).c_str(), ns_iter,
+      std::snprintf(line, sizeof line, "| %s%s | %.2f | %s | %s | %.2f | %.2f |\n", c.group == "baseline" ? "**" : "",
+                    (c.name + (c.group == "baseline" ? "**" : "")).c_str(), ns_iter,
                     r.chunks > 0 ? std::to_string(r.chunks).c_str() : "—", per_chunk.c_str(), r.seconds / dyn1,
                     r.seconds / fetch);
       md << line;
