@@ -22,9 +22,7 @@ Error::Error(const std::string& message, SourceLocation where)
 
 namespace detail {
 
-void throw_error(const std::string& message, SourceLocation where) {
-  throw Error(message, where);
-}
+void throw_error(const std::string& message, SourceLocation where) { throw Error(message, where); }
 
 namespace {
 struct WarningState {

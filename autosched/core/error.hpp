@@ -4,8 +4,8 @@
 /// throw helper that records where it was thrown, warnings for problems the
 /// application can run through, and debug-build contract checks.
 
-#include <functional>
 #include <autosched/core/source_location.hpp>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,8 +27,7 @@ class Error : public std::runtime_error {
 namespace detail {
 
 /// Throws autosched::Error with `message`, recording the caller's location.
-[[noreturn]] void throw_error(const std::string& message,
-                              SourceLocation where = SourceLocation::current());
+[[noreturn]] void throw_error(const std::string& message, SourceLocation where = SourceLocation::current());
 
 /// Reports a problem the computation continues through (bad environment value,
 /// missing profile, corrupt file). Printed on stderr as "autosched: warning: ..."
@@ -46,9 +45,8 @@ WarningSink set_warning_sink(WarningSink sink);
 /// Contract check, active in debug builds only: a broken precondition is a bug
 /// in autosched or in the caller, never an input error.
 #ifndef NDEBUG
-#define AUTOSCHED_ASSERT(cond)                                                   \
-  ((cond) ? static_cast<void>(0)                                                 \
-          : ::autosched::detail::throw_error("internal contract violated: " #cond))
+#define AUTOSCHED_ASSERT(cond) \
+  ((cond) ? static_cast<void>(0) : ::autosched::detail::throw_error("internal contract violated: " #cond))
 #else
 #define AUTOSCHED_ASSERT(cond) static_cast<void>(0)
 #endif

@@ -24,7 +24,8 @@ class SourceLocation {
   constexpr SourceLocation(const std::source_location& s) noexcept
       : file_(s.file_name()), line_(s.line()), column_(s.column()) {}
 #else
-  static constexpr SourceLocation current(const char* file = __builtin_FILE(), std::uint_least32_t line = __builtin_LINE(),
+  static constexpr SourceLocation current(const char* file = __builtin_FILE(),
+                                          std::uint_least32_t line = __builtin_LINE(),
                                           std::uint_least32_t column = __builtin_COLUMN()) noexcept {
     return SourceLocation(file, line, column);
   }

@@ -84,8 +84,8 @@ SystemInfo probe() {
   detect_openmp(info);
   info.library_version = AUTOSCHED_VERSION_STRING;
   info.fingerprint = fnv1a_hex(info.cpu_model + '|' + std::to_string(info.physical_cores) + '|' +
-                               std::to_string(info.hardware_threads) + '|' + info.compiler + '|' +
-                               info.openmp_runtime + '|' + info.library_version);
+                               std::to_string(info.hardware_threads) + '|' + info.compiler + '|' + info.openmp_runtime +
+                               '|' + info.library_version);
   return info;
 }
 

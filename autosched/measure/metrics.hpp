@@ -26,7 +26,7 @@ struct LoopMetrics {
   double stddev = 0;             ///< ns
   double cov = 0;                ///< stddev / T_mean
   double skewness = 0;
-  double kurtosis = 0;           ///< excess kurtosis
+  double kurtosis = 0;  ///< excess kurtosis
 };
 
 /// Metrics from finishing times already relative to the loop start (ns).

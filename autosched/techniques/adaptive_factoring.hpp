@@ -40,7 +40,7 @@ class AdaptiveFactoring {
 
   struct Worker {
     int id;
-    IndexRange reserved;         ///< rest of the current chunk
+    IndexRange reserved;  ///< rest of the current chunk
     std::int64_t sub_chunk;
     RunningStats per_iteration;  ///< sub-chunk time / size, this instance
   };

@@ -47,8 +47,14 @@ class AdaptiveWeightedFactoring {
 
   AdaptiveWeightedFactoring(const LoopShape& s, Base base, Clock clock, std::span<const double> weights,
                             std::span<WorkerSlot> slots) noexcept
-      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), base_(base),
-        clock_(clock), weights_(weights), slots_(slots) {
+      : counter_(s.n),
+        batches_(s.n, s.workers),
+        c_(min_chunk(s)),
+        p_(s.workers),
+        base_(base),
+        clock_(clock),
+        weights_(weights),
+        slots_(slots) {
     for (auto& slot : slots_) slot.rate.store(0.0, std::memory_order_relaxed);
   }
 

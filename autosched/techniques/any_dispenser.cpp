@@ -55,7 +55,8 @@ struct ProfileInputs {
 std::string missing_profile(T wanted, const char* needs, T instead) {
   return std::string(technique_info(wanted).name) + " needs " + needs +
          " (give them in the schedule, e.g. mu=120,sigma=30,h=50 in ns, or run the loop once with "
-         "schedule=profiling); running " + std::string(technique_info(instead).name) + " instead";
+         "schedule=profiling); running " +
+         std::string(technique_info(instead).name) + " instead";
 }
 
 /// Key of a sequence plan: everything its calculator reads.
@@ -69,8 +70,7 @@ std::string plan_key(T id, const LoopShape& s, const TechniqueParams& p, const P
 
 }  // namespace
 
-PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& setup, LoopMemory& memory,
-                                    Workspace& ws) {
+PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& setup, LoopMemory& memory, Workspace& ws) {
   const LoopShape& s = setup.shape;
   const TechniqueParams& params = *setup.params;
   const ProfileInputs in(params, memory);
@@ -100,9 +100,8 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
   }
 
   auto sequence = [&](auto make_calculator) {
-    const SequencePlan& plan = ws.plan(plan_key(result.ran, s, params, in), [&](SequencePlan& p) {
-      plan_sequence(make_calculator(), s.n, p);
-    });
+    const SequencePlan& plan = ws.plan(plan_key(result.ran, s, params, in),
+                                       [&](SequencePlan& p) { plan_sequence(make_calculator(), s.n, p); });
     out.emplace<ChunkSequence>(plan);
   };
 
@@ -115,24 +114,58 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
         out.emplace<BlockStatic>(s);
       }
       break;
-    case T::ss: sequence([&] { return Ss(s); }); break;
-    case T::fsc: sequence([&] { return Fsc(s, *in.sigma, *in.h); }); break;
-    case T::mfsc: sequence([&] { return Mfsc(s); }); break;
-    case T::gss: sequence([&] { return Gss(s); }); break;
-    case T::guided_llvm: sequence([&] { return GuidedLlvm(s); }); break;
-    case T::auto_llvm: sequence([&] { return AutoLlvm(s); }); break;
-    case T::tss: sequence([&] { return Tss(s); }); break;
+    case T::ss:
+      sequence([&] { return Ss(s); });
+      break;
+    case T::fsc:
+      sequence([&] { return Fsc(s, *in.sigma, *in.h); });
+      break;
+    case T::mfsc:
+      sequence([&] { return Mfsc(s); });
+      break;
+    case T::gss:
+      sequence([&] { return Gss(s); });
+      break;
+    case T::guided_llvm:
+      sequence([&] { return GuidedLlvm(s); });
+      break;
+    case T::auto_llvm:
+      sequence([&] { return AutoLlvm(s); });
+      break;
+    case T::tss:
+      sequence([&] { return Tss(s); });
+      break;
     case T::fac:
-    case T::mfac: sequence([&] { return Fac(s, *in.mu, *in.sigma); }); break;
-    case T::fac2: sequence([&] { return Fac2(s); }); break;
-    case T::mfac2: sequence([&] { return Mfac2(s); }); break;
-    case T::tap: sequence([&] { return Tap(s, *in.mu, *in.sigma, params.alpha); }); break;
-    case T::pls: sequence([&] { return Pls(s, params.swr); }); break;
-    case T::tfss: sequence([&] { return Tfss(s); }); break;
-    case T::fiss: sequence([&] { return Fiss(s, params.stages); }); break;
-    case T::viss: sequence([&] { return Viss(s, params.viss); }); break;
-    case T::static_steal: out.emplace<StaticSteal>(s, ws.slots(s.workers)); break;
-    case T::wf: out.emplace<WeightedFactoring>(s, params.weights, nullptr); break;
+    case T::mfac:
+      sequence([&] { return Fac(s, *in.mu, *in.sigma); });
+      break;
+    case T::fac2:
+      sequence([&] { return Fac2(s); });
+      break;
+    case T::mfac2:
+      sequence([&] { return Mfac2(s); });
+      break;
+    case T::tap:
+      sequence([&] { return Tap(s, *in.mu, *in.sigma, params.alpha); });
+      break;
+    case T::pls:
+      sequence([&] { return Pls(s, params.swr); });
+      break;
+    case T::tfss:
+      sequence([&] { return Tfss(s); });
+      break;
+    case T::fiss:
+      sequence([&] { return Fiss(s, params.stages); });
+      break;
+    case T::viss:
+      sequence([&] { return Viss(s, params.viss); });
+      break;
+    case T::static_steal:
+      out.emplace<StaticSteal>(s, ws.slots(s.workers));
+      break;
+    case T::wf:
+      out.emplace<WeightedFactoring>(s, params.weights, nullptr);
+      break;
     case T::awf:
       if (memory.awf.weights.size() != static_cast<std::size_t>(s.workers)) {
         memory.awf.reset(s.workers, params.weights);
@@ -157,9 +190,15 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
     case T::maf:
       out.emplace<AdaptiveFactoring>(s, AdaptiveFactoring::Clock::total, params.divider, ws.slots(s.workers));
       break;
-    case T::bold: out.emplace<Bold>(s, *in.mu, *in.sigma, *in.h, setup.start_ns); break;
-    case T::rnd: out.emplace<RandomChunks>(s, params.start, params.seed); break;
-    case T::profiling: out.emplace<Profiling>(s, ws.slots(s.workers)); break;
+    case T::bold:
+      out.emplace<Bold>(s, *in.mu, *in.sigma, *in.h, setup.start_ns);
+      break;
+    case T::rnd:
+      out.emplace<RandomChunks>(s, params.start, params.seed);
+      break;
+    case T::profiling:
+      out.emplace<Profiling>(s, ws.slots(s.workers));
+      break;
   }
   return result;
 }

@@ -27,9 +27,9 @@
 
 namespace autosched {
 
-using AnyDispenser = std::variant<std::monostate, BlockStatic, CyclicStatic, ChunkSequence, StaticSteal,
-                                  WeightedFactoring, AdaptiveWeightedFactoring, AdaptiveFactoring, Bold,
-                                  RandomChunks, Profiling>;
+using AnyDispenser =
+    std::variant<std::monostate, BlockStatic, CyclicStatic, ChunkSequence, StaticSteal, WeightedFactoring,
+                 AdaptiveWeightedFactoring, AdaptiveFactoring, Bold, RandomChunks, Profiling>;
 
 /// Storage one instance needs beyond the dispenser itself, kept by the loop
 /// and reused, so that a steady time-stepping loop allocates nothing: the
@@ -65,8 +65,8 @@ struct TechniqueSetup {
 };
 
 struct PreparedTechnique {
-  TechniqueId ran;          ///< the technique actually set up
-  std::string fallback;     ///< why `ran` differs from the request; empty if it does not
+  TechniqueId ran;       ///< the technique actually set up
+  std::string fallback;  ///< why `ran` differs from the request; empty if it does not
 };
 
 /// Builds the dispenser for one instance into `out`. A technique that needs a

@@ -40,8 +40,8 @@ class AutoLlvm {
       steady_ = true;
       return c_;
     }
-    const auto left = static_cast<std::int64_t>(
-        std::ceil(static_cast<double>(n_) * std::pow(x_, static_cast<double>(k + 1))));
+    const auto left =
+        static_cast<std::int64_t>(std::ceil(static_cast<double>(n_) * std::pow(x_, static_cast<double>(k + 1))));
     return r - left;
   }
   [[nodiscard]] bool steady() const noexcept { return steady_; }

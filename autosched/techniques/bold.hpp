@@ -38,12 +38,17 @@ class Bold {
     std::int64_t last_size = 0;  ///< s_prev
     double last_speed = 0;       ///< v_prev (iterations per ns)
     std::int64_t last_request_ns = 0;
-    std::int64_t now_ns = 0;     ///< when the worker next asks (end of its last chunk)
+    std::int64_t now_ns = 0;  ///< when the worker next asks (end of its last chunk)
   };
 
   Bold(const LoopShape& s, double mu_ns, double sigma_ns, double h_ns, std::int64_t start_ns) noexcept
-      : counter_(s.n), c_(min_chunk(s)), p_(s.workers), mu_(mu_ns), h_(std::max(h_ns, 1e-6 * mu_ns)),
-        unfinished_(static_cast<double>(s.n)), work_left_(static_cast<double>(s.n)),
+      : counter_(s.n),
+        c_(min_chunk(s)),
+        p_(s.workers),
+        mu_(mu_ns),
+        h_(std::max(h_ns, 1e-6 * mu_ns)),
+        unfinished_(static_cast<double>(s.n)),
+        work_left_(static_cast<double>(s.n)),
         last_request_ns_(start_ns) {
     const double cv = sigma_ns / mu_ns;
     a_ = 2.0 * cv * cv;

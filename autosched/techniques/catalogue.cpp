@@ -121,9 +121,7 @@ constexpr std::array<TechniqueInfo, technique_count + 1> catalogue{{
 
 std::span<const TechniqueInfo> technique_catalogue() noexcept { return catalogue; }
 
-const TechniqueInfo& technique_info(TechniqueId id) noexcept {
-  return catalogue[static_cast<std::size_t>(id)];
-}
+const TechniqueInfo& technique_info(TechniqueId id) noexcept { return catalogue[static_cast<std::size_t>(id)]; }
 
 std::optional<TechniqueId> find_technique(std::string_view name_or_alias) {
   const std::string wanted = text::lower(text::trim(name_or_alias));

@@ -38,12 +38,15 @@ template <class D>
 concept ChunkDispenser = requires(D& d, typename D::Worker& w, int id, std::int64_t t) {
   { D::timed } -> std::convertible_to<bool>;
   { d.worker(id, t) } -> std::same_as<typename D::Worker>;
-  { d.next(w) } noexcept -> std::same_as<IndexRange>;
+  { d.next(w) }
+  noexcept->std::same_as<IndexRange>;
 };
 
 /// Dispensers that learn from chunk times also take them back.
 template <class D>
 concept TimedDispenser = ChunkDispenser<D> && D::timed &&
-    requires(D& d, typename D::Worker& w, IndexRange c, ChunkTiming t) { d.completed(w, c, t); };
+    requires(D& d, typename D::Worker& w, IndexRange c, ChunkTiming t) {
+  d.completed(w, c, t);
+};
 
 }  // namespace autosched

@@ -28,8 +28,7 @@ class Fac {
     if (k % p_ == 0) {
       const double p = static_cast<double>(p_);
       const double b = p * cv_ / (2.0 * std::sqrt(static_cast<double>(r)));
-      const double x = k == 0 ? 1.0 + b * b + b * std::sqrt(b * b + 2.0)
-                              : 2.0 + b * b + b * std::sqrt(b * b + 4.0);
+      const double x = k == 0 ? 1.0 + b * b + b * std::sqrt(b * b + 2.0) : 2.0 + b * b + b * std::sqrt(b * b + 4.0);
       const auto chunk = static_cast<std::int64_t>(std::ceil(static_cast<double>(r) / (x * p)));
       // Later batches have x >= 2 and a smaller R, hence never a larger chunk.
       steady_ = k > 0 && chunk <= c_;

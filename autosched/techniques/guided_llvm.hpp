@@ -13,8 +13,7 @@ class GuidedLlvm {
   explicit GuidedLlvm(const LoopShape& s) noexcept : p_(s.workers), c_(min_chunk(s)) {
     // (2c+1)P >= N is evaluated in floating point because c may be near 2^62;
     // when it fails, 2P(c+1) < N + P cannot overflow.
-    const bool all_ss = (2.0 * static_cast<double>(c_) + 1.0) * static_cast<double>(p_) >=
-                        static_cast<double>(s.n);
+    const bool all_ss = (2.0 * static_cast<double>(c_) + 1.0) * static_cast<double>(p_) >= static_cast<double>(s.n);
     tail_from_ = all_ss ? s.n + 1 : 2 * p_ * (c_ + 1);
   }
   std::int64_t next_size(std::int64_t, std::int64_t r) noexcept {

@@ -31,9 +31,7 @@ class IterationCounter {
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
 
   /// Iterations not yet claimed, as of now (<= 0 once everything is claimed).
-  [[nodiscard]] std::int64_t remaining() const noexcept {
-    return n_ - next_.load(std::memory_order_relaxed);
-  }
+  [[nodiscard]] std::int64_t remaining() const noexcept { return n_ - next_.load(std::memory_order_relaxed); }
 
   /// Claims up to `size` iterations (at least 1, at most max_claim); empty
   /// once the loop is exhausted.

@@ -19,10 +19,10 @@ struct Profile {
 
 /// Time-stepping AWF (Cariño & Banicescu): per-worker history across instances.
 struct AwfHistory {
-  std::uint64_t steps = 0;              ///< instances run with awf so far
-  std::vector<double> weights;          ///< current weights, sum = P
-  std::vector<double> weighted_work;    ///< SW_i = Σ_k k · iterations_i(k)
-  std::vector<double> weighted_time;    ///< SE_i = Σ_k k · time_i(k)
+  std::uint64_t steps = 0;            ///< instances run with awf so far
+  std::vector<double> weights;        ///< current weights, sum = P
+  std::vector<double> weighted_work;  ///< SW_i = Σ_k k · iterations_i(k)
+  std::vector<double> weighted_time;  ///< SE_i = Σ_k k · time_i(k)
 
   /// Starts over for a team of `p` workers with the given initial weights
   /// (all 1 unless `initial` has exactly p entries).

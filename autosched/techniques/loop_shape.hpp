@@ -44,9 +44,7 @@ struct TechniqueParams {
 __extension__ typedef __int128 int128;
 
 /// The minimum chunk most techniques apply after their formula: max(c, 1).
-[[nodiscard]] constexpr std::int64_t min_chunk(const LoopShape& s) noexcept {
-  return s.chunk > 1 ? s.chunk : 1;
-}
+[[nodiscard]] constexpr std::int64_t min_chunk(const LoopShape& s) noexcept { return s.chunk > 1 ? s.chunk : 1; }
 
 /// ⌈a / b⌉ for a >= 0, b > 0.
 [[nodiscard]] constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {

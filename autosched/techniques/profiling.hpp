@@ -32,8 +32,7 @@ class Profiling {
     double overhead_ns;
   };
 
-  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept
-      : n_(s.n), c_(min_chunk(s)), slots_(slots) {}
+  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept : n_(s.n), c_(min_chunk(s)), slots_(slots) {}
 
   Worker worker(int id, std::int64_t) const noexcept { return {id, {}, 0}; }
 
@@ -61,8 +60,7 @@ class Profiling {
       overhead += slot.overhead_sum_ns;
     }
     if (all.count == 0) return;
-    memory.profile = Profile{all.mean, all.sample_stddev(), overhead / static_cast<double>(all.count),
-                             all.count};
+    memory.profile = Profile{all.mean, all.sample_stddev(), overhead / static_cast<double>(all.count), all.count};
   }
 
  private:

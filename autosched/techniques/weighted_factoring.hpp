@@ -70,8 +70,7 @@ class WeightedFactoring {
   /// WF: fixed weights (`weights` with P entries, else all 1). AWF: pass the
   /// loop's history; its weights are used and updated in close().
   WeightedFactoring(const LoopShape& s, std::span<const double> weights, AwfHistory* history) noexcept
-      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), history_(history),
-        weights_(weights) {
+      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), history_(history), weights_(weights) {
     if (history_ != nullptr) step_ = ++history_->steps;
   }
 

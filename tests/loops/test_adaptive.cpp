@@ -17,17 +17,14 @@ constexpr std::int64_t n = 6000;
 constexpr std::int64_t iteration_ns = 2000;
 
 double slow_thread_share(const std::string& loop, const std::string& schedule) {
-  parallel_for(
-      std::int64_t{0}, n,
-      [](std::int64_t) { testing::spin_ns(omp_get_thread_num() == 0 ? 3 * iteration_ns : iteration_ns); },
-      {.name = loop, .schedule = schedule, .threads = 2});
+  parallel_for(std::int64_t{0}, n,
+               [](std::int64_t) { testing::spin_ns(omp_get_thread_num() == 0 ? 3 * iteration_ns : iteration_ns); },
+               {.name = loop, .schedule = schedule, .threads = 2});
   const auto r = last_instance(loop);
   return static_cast<double>(r->threads[0].iterations) / static_cast<double>(n);
 }
 
-TEST(Adaptive, StaticGivesEachThreadHalf) {
-  EXPECT_DOUBLE_EQ(slow_thread_share("adaptive/static", "static"), 0.5);
-}
+TEST(Adaptive, StaticGivesEachThreadHalf) { EXPECT_DOUBLE_EQ(slow_thread_share("adaptive/static", "static"), 0.5); }
 
 class IntraInstance : public ::testing::TestWithParam<std::string> {};
 
@@ -42,8 +39,8 @@ TEST_P(IntraInstance, SlowThreadGetsFewerIterationsThanStatic) {
   EXPECT_LT(best, 0.42) << technique;
 }
 
-INSTANTIATE_TEST_SUITE_P(Techniques, IntraInstance,
-                         ::testing::Values("awf-b", "awf-c", "awf-d", "awf-e", "af", "maf"), testing::param_name);
+INSTANTIATE_TEST_SUITE_P(Techniques, IntraInstance, ::testing::Values("awf-b", "awf-c", "awf-d", "awf-e", "af", "maf"),
+                         testing::param_name);
 
 TEST(Adaptive, AwfWeightsCarryOverBetweenInstances) {
   const std::string loop = "adaptive/awf";

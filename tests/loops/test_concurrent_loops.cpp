@@ -22,13 +22,12 @@ TEST(ConcurrentLoops, TwoTeamsKeepSeparateAdaptiveState) {
   auto run = [](const std::string& loop, int slow_thread, std::atomic<int>& wrong) {
     for (int instance = 0; instance < 6; ++instance) {
       std::vector<std::atomic<int>> hits(3000);
-      parallel_for(
-          0, 3000,
-          [&](int i) {
-            testing::spin_ns(omp_get_thread_num() == slow_thread ? 3000 : 1000);
-            hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
-          },
-          {.name = loop, .schedule = "awf", .threads = 2});
+      parallel_for(0, 3000,
+                   [&](int i) {
+                     testing::spin_ns(omp_get_thread_num() == slow_thread ? 3000 : 1000);
+                     hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+                   },
+                   {.name = loop, .schedule = "awf", .threads = 2});
       for (auto& h : hits) wrong += h.load() != 1;
     }
   };
@@ -70,13 +69,12 @@ TEST(ConcurrentLoops, NestedLoopsCoverTheProductOnce) {
   for (int levels : {1, 2}) {
     omp_set_max_active_levels(levels);
     std::vector<std::atomic<int>> hits(40 * 50);
-    parallel_for(
-        0, 40,
-        [&](int i) {
-          parallel_for(0, 50, [&](int j) { hits[static_cast<std::size_t>(i * 50 + j)].fetch_add(1); },
-                       {.name = "nested/inner", .schedule = "gss", .threads = 2});
-        },
-        {.name = "nested/outer", .schedule = "ss", .threads = 2});
+    parallel_for(0, 40,
+                 [&](int i) {
+                   parallel_for(0, 50, [&](int j) { hits[static_cast<std::size_t>(i * 50 + j)].fetch_add(1); },
+                                {.name = "nested/inner", .schedule = "gss", .threads = 2});
+                 },
+                 {.name = "nested/outer", .schedule = "ss", .threads = 2});
     for (auto& h : hits) ASSERT_EQ(h.load(), 1) << "levels=" << levels;
     EXPECT_EQ(last_instance("nested/inner")->p, levels == 1 ? 1 : 2);
   }
@@ -122,10 +120,12 @@ TEST(ConcurrentLoops, NowaitLoopsOverlap) {
 #pragma omp parallel num_threads(3)
   {
     for (int round = 0; round < 5; ++round) {
-      parallel_for(0, 20000, [&](int i) {
-        testing::random_work(i, 50);
-        first[static_cast<std::size_t>(i)].fetch_add(1);
-      }, {.name = "joined/first", .schedule = "awf-b", .nowait = true});
+      parallel_for(0, 20000,
+                   [&](int i) {
+                     testing::random_work(i, 50);
+                     first[static_cast<std::size_t>(i)].fetch_add(1);
+                   },
+                   {.name = "joined/first", .schedule = "awf-b", .nowait = true});
       parallel_for(0, 20000, [&](int i) { second[static_cast<std::size_t>(i)].fetch_add(1); },
                    {.name = "joined/second", .schedule = "af", .nowait = true});
     }

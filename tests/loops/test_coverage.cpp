@@ -26,13 +26,12 @@ TEST_P(Coverage, EveryIterationRunsExactlyOnce) {
         for (std::int64_t i = 0; i < n; ++i) hits[i].store(0, std::memory_order_relaxed);
         const std::string schedule = testing::schedule_for(technique, chunk);
         const unsigned max_spins = n > 10000 ? 8 : 400;
-        parallel_for(
-            std::int64_t{0}, n,
-            [&](std::int64_t i) {
-              testing::random_work(i, max_spins);
-              hits[i].fetch_add(1, std::memory_order_relaxed);
-            },
-            {.name = loop, .schedule = schedule, .threads = p});
+        parallel_for(std::int64_t{0}, n,
+                     [&](std::int64_t i) {
+                       testing::random_work(i, max_spins);
+                       hits[i].fetch_add(1, std::memory_order_relaxed);
+                     },
+                     {.name = loop, .schedule = schedule, .threads = p});
         std::int64_t wrong = 0;
         for (std::int64_t i = 0; i < n; ++i) wrong += hits[i].load(std::memory_order_relaxed) != 1;
         ASSERT_EQ(wrong, 0) << schedule << " n=" << n << " p=" << p;
@@ -42,15 +41,17 @@ TEST_P(Coverage, EveryIterationRunsExactlyOnce) {
         EXPECT_EQ(record->technique, technique) << schedule;
         EXPECT_EQ(record->n, n);
         EXPECT_EQ(record->p, p);
-        const std::int64_t iterations = std::accumulate(record->threads.begin(), record->threads.end(), std::int64_t{0},
-                                                        [](std::int64_t a, const ThreadStats& t) { return a + t.iterations; });
+        const std::int64_t iterations =
+            std::accumulate(record->threads.begin(), record->threads.end(), std::int64_t{0},
+                            [](std::int64_t a, const ThreadStats& t) { return a + t.iterations; });
         EXPECT_EQ(iterations, n) << schedule;
       }
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTechniques, Coverage, ::testing::ValuesIn(testing::all_technique_names()), testing::param_name);
+INSTANTIATE_TEST_SUITE_P(AllTechniques, Coverage, ::testing::ValuesIn(testing::all_technique_names()),
+                         testing::param_name);
 
 // Index types other than int64_t, non-zero and negative starts.
 TEST(Coverage, OffsetsAndIndexTypes) {

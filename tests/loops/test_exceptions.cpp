@@ -25,14 +25,13 @@ TEST_P(Exceptions, FirstExceptionReachesTheCallerAndTheLoopRecovers) {
   constexpr std::int64_t n = 200000;
   std::atomic<std::int64_t> executed{0};
   try {
-    parallel_for(
-        std::int64_t{0}, n,
-        [&](std::int64_t i) {
-          if (i == 5) throw BodyFailed("iteration 5");
-          executed.fetch_add(1, std::memory_order_relaxed);
-          testing::spin_ns(200);
-        },
-        {.name = loop, .schedule = schedule, .threads = 3});
+    parallel_for(std::int64_t{0}, n,
+                 [&](std::int64_t i) {
+                   if (i == 5) throw BodyFailed("iteration 5");
+                   executed.fetch_add(1, std::memory_order_relaxed);
+                   testing::spin_ns(200);
+                 },
+                 {.name = loop, .schedule = schedule, .threads = 3});
     FAIL() << "exception not propagated";
   } catch (const BodyFailed& e) {
     EXPECT_STREQ(e.what(), "iteration 5");
@@ -50,16 +49,19 @@ TEST_P(Exceptions, FirstExceptionReachesTheCallerAndTheLoopRecovers) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Techniques, Exceptions,
-                         ::testing::Values("ss", "gss", "static-steal", "awf", "awf-d", "maf", "bold", "rnd"), testing::param_name);
+                         ::testing::Values("ss", "gss", "static-steal", "awf", "awf-d", "maf", "bold", "rnd"),
+                         testing::param_name);
 
 TEST(Exceptions, EveryThreadOfAJoinedTeamSeesTheException) {
   std::atomic<int> caught{0};
 #pragma omp parallel num_threads(3)
   {
     try {
-      parallel_for(0, 3000, [](int i) {
-        if (i == 2999) throw BodyFailed("last");
-      }, {.name = "exceptions/joined", .schedule = "ss"});
+      parallel_for(0, 3000,
+                   [](int i) {
+                     if (i == 2999) throw BodyFailed("last");
+                   },
+                   {.name = "exceptions/joined", .schedule = "ss"});
     } catch (const BodyFailed&) {
       caught.fetch_add(1);
     }

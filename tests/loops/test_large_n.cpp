@@ -47,7 +47,8 @@ TEST_P(LargeN, ChunksTileTheSpaceExactly) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTechniques, LargeN, ::testing::ValuesIn(testing::all_technique_names()), testing::param_name);
+INSTANTIATE_TEST_SUITE_P(AllTechniques, LargeN, ::testing::ValuesIn(testing::all_technique_names()),
+                         testing::param_name);
 
 TEST(LargeN, MoreThanTwoToTheSixtyTwoIterationsIsRejected) {
   EXPECT_THROW(parallel_for_chunks(std::int64_t{-1} << 62, std::int64_t{1} << 62, [](std::int64_t, std::int64_t) {}),

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <autosched/core/source_location.hpp>
+#include <cstdlib>
 
 namespace autosched {
 namespace {
@@ -68,9 +68,11 @@ TEST(Measurement, ExpertChunkIsRecordedAsSuch) {
 
 TEST(Measurement, UnnamedLoopsAreIdentifiedByCallSite) {
   const auto here = SourceLocation::current();
-  parallel_for(0, 10, [](int) {}, {.threads = 2}, here);
+  parallel_for(
+      0, 10, [](int) {}, {.threads = 2}, here);
   const auto there = SourceLocation::current();
-  parallel_for(0, 20, [](int) {}, {.threads = 2}, there);
+  parallel_for(
+      0, 20, [](int) {}, {.threads = 2}, there);
   EXPECT_EQ(last_instance(call_site_id(here))->n, 10);
   EXPECT_EQ(last_instance(call_site_id(there))->n, 20);
   EXPECT_NE(call_site_id(here), call_site_id(there));
@@ -88,7 +90,9 @@ TEST(Measurement, ProfilingFeedsProfileTechniques) {
 
 TEST(Measurement, OptionsProvideTheProfile) {
   parallel_for(0, 2000, [](int) {},
-               {.name = "measure/option-profile", .schedule = "bold", .threads = 2,
+               {.name = "measure/option-profile",
+                .schedule = "bold",
+                .threads = 2,
                 .profile = Profile{.mu_ns = 50, .sigma_ns = 10, .overhead_ns = 30}});
   EXPECT_EQ(last_instance("measure/option-profile")->technique, "bold");
 }

@@ -30,8 +30,8 @@ TEST(Schedule, ParsesTechniqueChunkAndParameters) {
 }
 
 TEST(Schedule, TextRoundTrips) {
-  for (const char* text : {"gss", "static,chunk=64", "tss,chunk=expert", "fac,mu=120,sigma=40",
-                           "wf,weights=1:1:2:2", "af,divider=5", "pls,swr=0.25", "rnd,start=2,seed=7"}) {
+  for (const char* text : {"gss", "static,chunk=64", "tss,chunk=expert", "fac,mu=120,sigma=40", "wf,weights=1:1:2:2",
+                           "af,divider=5", "pls,swr=0.25", "rnd,start=2,seed=7"}) {
     const Schedule s = parse_schedule(text, "test");
     EXPECT_EQ(s.text(), text);
     EXPECT_EQ(parse_schedule(s.text(), "test"), s);
@@ -58,24 +58,19 @@ TEST_P(BadSchedules, AreRejectedWithAClearMessage) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, BadSchedules,
-                         ::testing::Values(BadInput{"", "a technique name: static, ss"},
-                                           BadInput{"gsss", "a technique name: static, ss, fsc"},
-                                           BadInput{"auto", "needs the selection engine"},
-                                           BadInput{"auto:qlearn", "needs the selection engine"},
-                                           BadInput{"gss,chunk=0", "chunk = a positive integer or 'expert'"},
-                                           BadInput{"gss,chunk=-4", "chunk = a positive integer"},
-                                           BadInput{"gss,chunk=big", "chunk = a positive integer"},
-                                           BadInput{"gss,mu=3", "a key gss accepts (chunk)"},
-                                           BadInput{"fac,mu=0,sigma=1", "mu = a number in (0"},
-                                           BadInput{"fac,mu=x,sigma=1", "mu = a number"},
-                                           BadInput{"pls,swr=1.5", "swr = a number in (0, 1]"},
-                                           BadInput{"af,divider=0", "divider = an integer in [1,"},
-                                           BadInput{"gss,chunk=4,chunk=5", "'chunk' repeats"},
-                                           BadInput{"gss,fast", "has no '='"},
-                                           BadInput{"wf,weights=1:0", "weights = positive numbers"},
-                                           BadInput{"rnd,seed=-1", "seed = a non-negative integer"}),
-                         [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
+INSTANTIATE_TEST_SUITE_P(
+    Table, BadSchedules,
+    ::testing::Values(
+        BadInput{"", "a technique name: static, ss"}, BadInput{"gsss", "a technique name: static, ss, fsc"},
+        BadInput{"auto", "needs the selection engine"}, BadInput{"auto:qlearn", "needs the selection engine"},
+        BadInput{"gss,chunk=0", "chunk = a positive integer or 'expert'"},
+        BadInput{"gss,chunk=-4", "chunk = a positive integer"}, BadInput{"gss,chunk=big", "chunk = a positive integer"},
+        BadInput{"gss,mu=3", "a key gss accepts (chunk)"}, BadInput{"fac,mu=0,sigma=1", "mu = a number in (0"},
+        BadInput{"fac,mu=x,sigma=1", "mu = a number"}, BadInput{"pls,swr=1.5", "swr = a number in (0, 1]"},
+        BadInput{"af,divider=0", "divider = an integer in [1,"}, BadInput{"gss,chunk=4,chunk=5", "'chunk' repeats"},
+        BadInput{"gss,fast", "has no '='"}, BadInput{"wf,weights=1:0", "weights = positive numbers"},
+        BadInput{"rnd,seed=-1", "seed = a non-negative integer"}),
+    [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
 
 }  // namespace
 }  // namespace autosched

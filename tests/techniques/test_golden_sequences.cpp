@@ -160,8 +160,7 @@ TEST(Golden, PerformanceBasedLoopScheduling) {
 // fiss, N = 1000, P = 4, B = 3: X = 5, C0 = ⌊1000/20⌋ = 50, δ = ⌊4000/(5·4·3·2)⌋ = 33:
 // batches of 50, 83, 116, then the 4 left.
 TEST(Golden, FixedIncreaseSelfScheduling) {
-  EXPECT_EQ(sizes_of(Fiss(shape(1000, 4), 0), 1000),
-            (Sizes{50, 50, 50, 50, 83, 83, 83, 83, 116, 116, 116, 116, 4}));
+  EXPECT_EQ(sizes_of(Fiss(shape(1000, 4), 0), 1000), (Sizes{50, 50, 50, 50, 83, 83, 83, 83, 116, 116, 116, 116, 4}));
   // B = 1 (P = 2 by default) would divide by zero: δ = 0, chunks of C0 = ⌊100/6⌋ = 16.
   EXPECT_EQ(sizes_of(Fiss(shape(100, 2), 0), 100), (Sizes{16, 16, 16, 16, 16, 16, 4}));
 }

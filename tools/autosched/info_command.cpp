@@ -31,17 +31,19 @@ void print_info() {
   std::printf("autosched %s\n", AUTOSCHED_VERSION_STRING);
   row("compiler", s.compiler);
   row("OpenMP runtime", s.openmp_runtime + (s.openmp_library.empty() ? "" : " (" + s.openmp_library + ")"));
-  row("threads", std::to_string(omp_get_max_threads()) + " per team (" + env_or("OMP_NUM_THREADS", "OMP_NUM_THREADS unset") +
-                     ")");
+  row("threads",
+      std::to_string(omp_get_max_threads()) + " per team (" + env_or("OMP_NUM_THREADS", "OMP_NUM_THREADS unset") + ")");
   row("binding", env_or("OMP_PROC_BIND", "OMP_PROC_BIND unset") + ", " + env_or("OMP_PLACES", "OMP_PLACES unset"));
   row("CPU", s.cpu_model);
-  row("cores", std::to_string(s.physical_cores) + " physical, " + std::to_string(s.hardware_threads) + " hardware threads");
+  row("cores",
+      std::to_string(s.physical_cores) + " physical, " + std::to_string(s.hardware_threads) + " hardware threads");
   row("kernel", s.kernel);
   row("fingerprint", s.fingerprint);
 
   std::printf("configuration\n");
   const ScheduleEnvironment& env = schedule_environment();
-  row("schedule", env.global ? env.global->text() + " (AUTOSCHED_SCHEDULE)" : "static (default; AUTOSCHED_SCHEDULE unset)");
+  row("schedule",
+      env.global ? env.global->text() + " (AUTOSCHED_SCHEDULE)" : "static (default; AUTOSCHED_SCHEDULE unset)");
   for (const auto& [loop, schedule] : env.per_loop) row("  for loop", loop + " = " + schedule.text());
   for (const auto& problem : env.problems) row("  ignored", problem);
 
@@ -74,7 +76,8 @@ void print_techniques() {
 }  // namespace
 
 void add_info_command(CLI::App& app) {
-  auto* info = app.add_subcommand("info", "Show version, system, OpenMP runtime, configuration and optional components");
+  auto* info =
+      app.add_subcommand("info", "Show version, system, OpenMP runtime, configuration and optional components");
   auto techniques = std::make_shared<bool>(false);
   info->add_flag("--techniques", *techniques, "List every scheduling technique with its source and formula");
   info->callback([techniques] {
