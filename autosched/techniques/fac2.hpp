@@ -9,54 +9,37 @@
 /// that they agree. LB4OMP's versions differ only in how they synchronise.
 
 #include <autosched/techniques/loop_shape.hpp>
-
-#include <algorithm>
+#include <autosched/techniques/shrinking_sequence.hpp>
 
 namespace autosched {
 
-class Fac2 {
- public:
-  explicit Fac2(const LoopShape& s) noexcept : n_(s.n), p_(s.workers), c_(min_chunk(s)) {}
-  std::int64_t next_size(std::int64_t k, std::int64_t) noexcept {
-    if (k % p_ == 0) {
-      const std::int64_t j = k / p_;
-      // ⌈N/(P·2^(j+1))⌉ = ⌈⌈N/P⌉ / 2^(j+1)⌉ avoids overflowing P·2^(j+1).
-      const std::int64_t chunk = j + 1 >= 62 ? 1 : ceil_div(ceil_div(n_, p_), std::int64_t{1} << (j + 1));
-      steady_ = chunk <= c_;
-      size_ = std::max(chunk, c_);
-    }
-    return size_;
+struct Fac2Formula {
+  std::int64_t per_worker;  ///< ⌈N/P⌉
+  std::int64_t operator()(std::int64_t j, std::int64_t) const noexcept {
+    // ⌈N/(P·2^(j+1))⌉ = ⌈⌈N/P⌉ / 2^(j+1)⌉ avoids overflowing P·2^(j+1).
+    return j + 1 >= 62 ? 1 : ceil_div(per_worker, std::int64_t{1} << (j + 1));
   }
-  [[nodiscard]] bool steady() const noexcept { return steady_; }
-
- private:
-  std::int64_t n_;
-  std::int64_t p_;
-  std::int64_t c_;
-  std::int64_t size_ = 1;
-  bool steady_ = false;
 };
 
-class Mfac2 {
+class Fac2 : public ShrinkingBatches<Fac2Formula> {
+ public:
+  explicit Fac2(const LoopShape& s) noexcept
+      : ShrinkingBatches(s.workers, min_chunk(s), Fac2Formula{ceil_div(s.n, s.workers)}) {}
+};
+
+/// Halves its previous answer with a ceiling; asked once per batch, in order.
+struct Mfac2Formula {
+  std::int64_t chunk;  ///< ⌈N/(2P)⌉ before the first batch
+  std::int64_t operator()(std::int64_t j, std::int64_t) noexcept {
+    if (j > 0) chunk = ceil_div(chunk, 2);
+    return chunk;
+  }
+};
+
+class Mfac2 : public ShrinkingBatches<Mfac2Formula> {
  public:
   explicit Mfac2(const LoopShape& s) noexcept
-      : p_(s.workers), c_(min_chunk(s)), chunk_(ceil_div(s.n, 2 * std::int64_t{s.workers})) {}
-  std::int64_t next_size(std::int64_t k, std::int64_t) noexcept {
-    if (k % p_ == 0) {
-      if (k > 0) chunk_ = ceil_div(chunk_, 2);
-      steady_ = chunk_ <= c_;
-      size_ = std::max(chunk_, c_);
-    }
-    return size_;
-  }
-  [[nodiscard]] bool steady() const noexcept { return steady_; }
-
- private:
-  std::int64_t p_;
-  std::int64_t c_;
-  std::int64_t chunk_;
-  std::int64_t size_ = 1;
-  bool steady_ = false;
+      : ShrinkingBatches(s.workers, min_chunk(s), Mfac2Formula{ceil_div(s.n, 2 * std::int64_t{s.workers})}) {}
 };
 
 }  // namespace autosched

@@ -6,25 +6,18 @@
 /// and dispensed by chunk index (no CAS loop). LLVM's variant is guided-llvm.
 
 #include <autosched/techniques/loop_shape.hpp>
-
-#include <algorithm>
+#include <autosched/techniques/shrinking_sequence.hpp>
 
 namespace autosched {
 
-class Gss {
- public:
-  explicit Gss(const LoopShape& s) noexcept : p_(s.workers), c_(min_chunk(s)) {}
-  std::int64_t next_size(std::int64_t, std::int64_t r) noexcept {
-    const std::int64_t size = ceil_div(r, p_);
-    steady_ = size <= c_;  // R only shrinks, so ⌈R/P⌉ stays at or below c
-    return std::max(size, c_);
-  }
-  [[nodiscard]] bool steady() const noexcept { return steady_; }
+struct GssFormula {
+  std::int64_t p;
+  std::int64_t operator()(std::int64_t, std::int64_t r) const noexcept { return ceil_div(r, p); }
+};
 
- private:
-  std::int64_t p_;
-  std::int64_t c_;
-  bool steady_ = false;
+class Gss : public Shrinking<GssFormula> {
+ public:
+  explicit Gss(const LoopShape& s) noexcept : Shrinking(min_chunk(s), GssFormula{s.workers}) {}
 };
 
 }  // namespace autosched

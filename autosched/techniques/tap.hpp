@@ -6,30 +6,25 @@
 /// chunk falls to c every later one does too. mu must be > 0.
 
 #include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/shrinking_sequence.hpp>
 
-#include <algorithm>
 #include <cmath>
 
 namespace autosched {
 
-class Tap {
+struct TapFormula {
+  double p;
+  double v;  ///< alpha·sigma/mu
+  std::int64_t operator()(std::int64_t, std::int64_t r) const noexcept {
+    const double t = static_cast<double>(r) / p;
+    return static_cast<std::int64_t>(std::ceil(t + v * v / 2.0 - v * std::sqrt(2.0 * t + v * v / 4.0)));
+  }
+};
+
+class Tap : public Shrinking<TapFormula> {
  public:
   Tap(const LoopShape& s, double mu_ns, double sigma_ns, double alpha) noexcept
-      : p_(s.workers), c_(min_chunk(s)), v_(alpha * sigma_ns / mu_ns) {}
-  std::int64_t next_size(std::int64_t, std::int64_t r) noexcept {
-    const double t = static_cast<double>(r) / static_cast<double>(p_);
-    const double f = t + v_ * v_ / 2.0 - v_ * std::sqrt(2.0 * t + v_ * v_ / 4.0);
-    const auto chunk = static_cast<std::int64_t>(std::ceil(f));
-    steady_ = chunk <= c_;
-    return std::max(chunk, c_);
-  }
-  [[nodiscard]] bool steady() const noexcept { return steady_; }
-
- private:
-  std::int64_t p_;
-  std::int64_t c_;
-  double v_;
-  bool steady_ = false;
+      : Shrinking(min_chunk(s), TapFormula{static_cast<double>(s.workers), alpha * sigma_ns / mu_ns}) {}
 };
 
 }  // namespace autosched

@@ -17,6 +17,7 @@
 #include <autosched/techniques/guided_llvm.hpp>
 #include <autosched/techniques/mfsc.hpp>
 #include <autosched/techniques/pls.hpp>
+#include <autosched/techniques/shrinking_sequence.hpp>
 #include <autosched/techniques/ss.hpp>
 #include <autosched/techniques/tap.hpp>
 #include <autosched/techniques/tfss.hpp>

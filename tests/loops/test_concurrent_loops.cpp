@@ -1,7 +1,6 @@
 // Loops in flight at the same time never share state: two teams opened by
 // two threads, nested teams, and work-shared loops in a user's region with
 // and without nowait.
-#include <autosched/loops/detail/loop_record.hpp>
 #include <autosched/loops/loops.hpp>
 
 #include "loop_test_support.hpp"
@@ -15,35 +14,6 @@
 
 namespace autosched {
 namespace {
-
-// Loop A slows its thread 0, loop B its thread 1; both use AWF at once from
-// two threads. Each loop's learned weights must reflect its own imbalance.
-TEST(ConcurrentLoops, TwoTeamsKeepSeparateAdaptiveState) {
-  auto run = [](const std::string& loop, int slow_thread, std::atomic<int>& wrong) {
-    for (int instance = 0; instance < 6; ++instance) {
-      std::vector<std::atomic<int>> hits(3000);
-      parallel_for(0, 3000,
-                   [&](int i) {
-                     testing::spin_ns(omp_get_thread_num() == slow_thread ? 3000 : 1000);
-                     hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
-                   },
-                   {.name = loop, .schedule = "awf", .threads = 2});
-      for (auto& h : hits) wrong += h.load() != 1;
-    }
-  };
-  std::atomic<int> wrong{0};
-  std::thread a(run, "concurrent/a", 0, std::ref(wrong));
-  std::thread b(run, "concurrent/b", 1, std::ref(wrong));
-  a.join();
-  b.join();
-  EXPECT_EQ(wrong.load(), 0);
-  const auto wa = detail::find_loop("concurrent/a")->memory().awf.weights;
-  const auto wb = detail::find_loop("concurrent/b")->memory().awf.weights;
-  ASSERT_EQ(wa.size(), 2u);
-  ASSERT_EQ(wb.size(), 2u);
-  EXPECT_LT(wa[0], wa[1]);
-  EXPECT_GT(wb[0], wb[1]);
-}
 
 // The same loop from two threads at once: two instances, one record.
 TEST(ConcurrentLoops, SameLoopFromTwoThreads) {
