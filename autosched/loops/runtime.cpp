@@ -23,10 +23,12 @@ namespace detail {
 
 namespace {
 
-/// True while this thread runs chunks of an autosched loop: a parallel_for
-/// called from a body must open its own (nested) team, not join the team of
-/// the enclosing loop, whose other threads will never make the call.
-thread_local bool in_loop_body = false;
+/// The OpenMP level at which this thread runs chunks of an autosched loop,
+/// -1 outside any body. A parallel_for called directly from a body (same
+/// level) must open its own team: the other threads of the body's team will
+/// never make the call. One called from a region the body opened itself (a
+/// deeper level) work-shares with that region's team, like any other.
+thread_local int body_level = -1;
 
 class Registry {
  public:
@@ -145,7 +147,7 @@ void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
   ThreadStats st;
   st.start_ns = now_ns();
   auto w = d.worker(tid, st.start_ns);
-  const bool outer = std::exchange(in_loop_body, true);
+  const int outer = std::exchange(body_level, omp_get_level());
   try {
     if (D::timed || timing_ == Timing::chunks) {
       run_timed_chunks(d, w, st, call);
@@ -155,7 +157,7 @@ void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
   } catch (...) {
     fail(std::current_exception());
   }
-  in_loop_body = outer;
+  body_level = outer;
   st.finish_ns = now_ns();
   if constexpr (requires { d.finished(w, st.finish_ns); }) d.finished(w, st.finish_ns);
   threads_[tid].stats = st;
@@ -248,7 +250,8 @@ void LoopRecord::reopen(Instance& inst, int p) noexcept {
 
 void LoopRecord::close(Instance& inst) noexcept {
   std::lock_guard lock(mutex_);
-  close_dispenser(inst.dispenser_, memory_);
+  // A failed instance ran on partial data: it must not teach the loop.
+  if (!inst.failed_.load(std::memory_order_relaxed)) close_dispenser(inst.dispenser_, memory_);
   if (!last_) last_.emplace();
   InstanceRecord& r = *last_;
   r.loop = name_;
@@ -361,7 +364,8 @@ void run_loop(const LoopCall& call) {
   char buffer[512];
   LoopRecord& record = registry().get(loop_id(call, buffer));
 
-  const bool join = o.team == Team::join || (o.team == Team::automatic && !in_loop_body && omp_in_parallel());
+  const bool join =
+      o.team == Team::join || (o.team == Team::automatic && omp_in_parallel() && omp_get_level() > body_level);
   if (join) {
     join_team(record, call, n);
     return;

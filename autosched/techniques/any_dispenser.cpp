@@ -15,7 +15,6 @@
 #include <autosched/techniques/tss.hpp>
 #include <autosched/techniques/viss.hpp>
 
-#include <cstdio>
 
 namespace autosched {
 
@@ -26,11 +25,14 @@ std::span<WorkerSlot> Workspace::slots(int p) {
   }
   for (int i = 0; i < p; ++i) {
     auto& s = slots_[i];
-    s.lo = s.hi = 0;
+    s.lo.store(0, std::memory_order_relaxed);
+    s.hi.store(0, std::memory_order_relaxed);
     s.rate.store(0.0, std::memory_order_relaxed);
     s.spread.store(0.0, std::memory_order_relaxed);
     s.summary = {};
     s.overhead_sum_ns = 0;
+    s.claimed = 0;
+    s.elapsed_ns = 0;
   }
   return {slots_.get(), static_cast<std::size_t>(p)};
 }
@@ -59,13 +61,9 @@ std::string missing_profile(T wanted, const char* needs, T instead) {
          std::string(technique_info(instead).name) + " instead";
 }
 
-/// Key of a sequence plan: everything its calculator reads.
-std::string plan_key(T id, const LoopShape& s, const TechniqueParams& p, const ProfileInputs& in) {
-  char buf[320];
-  std::snprintf(buf, sizeof buf, "%d|%lld|%d|%lld|%.17g|%.17g|%.17g|%.17g|%.17g|%d|%d", static_cast<int>(id),
-                static_cast<long long>(s.n), s.workers, static_cast<long long>(s.chunk), in.mu.value_or(-1),
-                in.sigma.value_or(-1), in.h.value_or(-1), p.alpha, p.swr, p.stages, p.viss);
-  return buf;
+PlanKey plan_key(T id, const LoopShape& s, const TechniqueParams& p, const ProfileInputs& in) {
+  return {id, s.n, s.workers, s.chunk, in.mu.value_or(-1), in.sigma.value_or(-1), in.h.value_or(-1),
+          p.alpha, p.swr, p.stages, p.viss};
 }
 
 }  // namespace
@@ -164,14 +162,16 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
       out.emplace<StaticSteal>(s, ws.slots(s.workers));
       break;
     case T::wf:
-      out.emplace<WeightedFactoring>(s, params.weights, nullptr);
+      out.emplace<WeightedFactoring>(s, params.weights, ws.slots(s.workers), 0);
       break;
-    case T::awf:
+    case T::awf: {
       if (memory.awf.weights.size() != static_cast<std::size_t>(s.workers)) {
         memory.awf.reset(s.workers, params.weights);
       }
-      out.emplace<WeightedFactoring>(s, memory.awf.weights, &memory.awf);
+      const std::uint64_t step = ++memory.awf.steps;
+      out.emplace<WeightedFactoring>(s, ws.copy_weights(memory.awf.weights), ws.slots(s.workers), step);
       break;
+    }
     case T::awf_b:
       out.emplace<AWF>(s, AWF::Base::batched, AWF::Clock::execution, params.weights, ws.slots(s.workers));
       break;

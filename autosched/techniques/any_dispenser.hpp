@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace autosched {
 
@@ -31,30 +32,50 @@ using AnyDispenser =
     std::variant<std::monostate, BlockStatic, CyclicStatic, ChunkSequence, StaticSteal, WeightedFactoring,
                  AdaptiveWeightedFactoring, AdaptiveFactoring, Bold, RandomChunks, Profiling>;
 
+/// Everything a sequence calculator reads: two instances with equal keys
+/// have the same plan.
+struct PlanKey {
+  TechniqueId technique = TechniqueId::static_;
+  std::int64_t n = 0;
+  int workers = 0;
+  std::int64_t chunk = 0;
+  double mu = 0, sigma = 0, h = 0, alpha = 0, swr = 0;
+  int stages = 0, viss = 0;
+  friend bool operator==(const PlanKey&, const PlanKey&) = default;
+};
+
 /// Storage one instance needs beyond the dispenser itself, kept by the loop
 /// and reused, so that a steady time-stepping loop allocates nothing: the
-/// per-worker slots and the sequence plan (re-planned only when the shape or
-/// the parameters change).
+/// per-worker slots, the sequence plan (re-planned only when its key
+/// changes), and the copy of AWF's weights the instance runs with.
 class Workspace {
  public:
   /// `p` slots, reset to their initial state.
   std::span<WorkerSlot> slots(int p);
 
   /// The plan for `key`, built by `build` unless the previous plan had that key.
-  template <class Key, class Build>
-  const SequencePlan& plan(const Key& key, Build&& build) {
-    if (!plan_key_ || *plan_key_ != key) {
+  template <class Build>
+  const SequencePlan& plan(const PlanKey& key, Build&& build) {
+    if (!plan_key_ || !(*plan_key_ == key)) {
       build(plan_);
       plan_key_ = key;
     }
     return plan_;
   }
 
+  /// A copy of `weights` owned by this workspace (no allocation once its
+  /// capacity suffices).
+  std::span<const double> copy_weights(const std::vector<double>& weights) {
+    weights_.assign(weights.begin(), weights.end());
+    return weights_;
+  }
+
  private:
   std::unique_ptr<WorkerSlot[]> slots_;
   int slot_capacity_ = 0;
   SequencePlan plan_;
-  std::optional<std::string> plan_key_;
+  std::optional<PlanKey> plan_key_;
+  std::vector<double> weights_;
 };
 
 struct TechniqueSetup {

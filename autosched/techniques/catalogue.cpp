@@ -12,7 +12,7 @@ using T = TechniqueId;
 
 // clang-format off
 constexpr std::array<TechniqueInfo, technique_count + 1> catalogue{{
-  {T::static_, "static", "static_chunked static_balanced static_greedy",
+  {T::static_, "static", "",
    "OpenMP static schedule",
    "one block of N/P per worker (first N mod P get one more); with c: cyclic blocks of c",
    false, "", "", "block size of the cyclic distribution"},
@@ -50,7 +50,7 @@ constexpr std::array<TechniqueInfo, technique_count + 1> catalogue{{
   {T::mfac, "mfac", "faca",
    "Kasielke et al. 2019 (LB4OMP), lock-free factoring",
    "same chunk sequence as fac, computed without a lock", false, "mu sigma", "mu sigma", "minimum chunk"},
-  {T::fac2, "fac2", "",
+  {T::fac2, "fac2", "fac2b",
    "Flynn Hummel, Schonberg & Flynn 1992, factoring with x = 2",
    "batch j of P chunks ceil(N / (P 2^(j+1)))", false, "", "", "minimum chunk"},
   {T::mfac2, "mfac2", "fac2a",

@@ -8,9 +8,8 @@
 /// instance shape, and handing out a chunk is then one fetch_add on the chunk
 /// index plus a table read (spec/loops.md §2).
 ///
-/// The plan has a head (explicit boundaries while sizes change) and a tail of
-/// equal chunks (once the calculator reports that every later chunk has the
-/// same size), so ss over 10^12 iterations needs no table at all.
+/// The plan is a list of runs of equal chunks; the last run covers everything
+/// from the point where the calculator reports that no size changes again.
 
 #include <autosched/core/index_range.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -27,100 +26,117 @@ namespace autosched {
 /// k = 0, 1, 2, … in order (calculators may keep state between calls, e.g. the
 /// current batch) with r >= 1 iterations not yet planned, and returns chunk
 /// k's size before clamping to r. `steady()` is true when every chunk from the
-/// last one returned on has that same size.
+/// last one returned on has that same size. A calculator that hands out
+/// batches may also say how many chunks from k on share the size just
+/// returned (`same_size_chunks()`), so that a batch is planned in one step.
 template <class C>
 concept SequenceCalculator = requires(C& calc, std::int64_t k, std::int64_t r) {
   { calc.next_size(k, r) } -> std::same_as<std::int64_t>;
   { calc.steady() } -> std::same_as<bool>;
 };
 
-/// Boundaries of one instance's chunks: head[k] is where chunk k starts,
-/// head.back() where the tail starts.
+/// `count` consecutive chunks of `size` iterations: chunk `first` starts at
+/// iteration `begin`. The last chunk of a plan is cut at N.
+struct ChunkRun {
+  std::int64_t first = 0;
+  std::int64_t begin = 0;
+  std::int64_t size = 1;
+  std::int64_t count = 0;
+
+  [[nodiscard]] std::int64_t end_chunk() const noexcept { return first + count; }
+};
+
+/// One instance's chunks as runs of equal chunks, in order. Batched
+/// techniques need one run per batch, geometric ones about one per distinct
+/// size, and the final run (the tail) is often all of it: ss over 2^40
+/// iterations is a single run.
 struct SequencePlan {
   std::int64_t n = 0;
-  std::vector<std::int64_t> head;
-  std::int64_t tail_size = 1;
-  std::int64_t tail_count = 0;
+  std::vector<ChunkRun> runs;
 
-  [[nodiscard]] std::int64_t head_chunks() const noexcept { return static_cast<std::int64_t>(head.size()) - 1; }
-  [[nodiscard]] std::int64_t tail_begin() const noexcept { return head.back(); }
-  [[nodiscard]] std::int64_t chunk_count() const noexcept { return head_chunks() + tail_count; }
+  [[nodiscard]] std::int64_t chunk_count() const noexcept { return runs.empty() ? 0 : runs.back().end_chunk(); }
 
-  /// Chunk k, or an empty range past the last chunk.
-  [[nodiscard]] IndexRange chunk(std::int64_t k) const noexcept {
-    const std::int64_t h = head_chunks();
-    if (k < h) return {head[static_cast<std::size_t>(k)], head[static_cast<std::size_t>(k) + 1]};
-    const std::int64_t j = k - h;
-    if (j >= tail_count) return {};
-    const std::int64_t begin = tail_begin() + j * tail_size;
-    return {begin, std::min(begin + tail_size, n)};
-  }
+  /// Chunk k, or an empty range past the last chunk (binary search; tools and tests).
+  [[nodiscard]] IndexRange chunk(std::int64_t k) const noexcept;
 
   /// All chunk sizes in order (tests and tools; O(chunk count)).
   [[nodiscard]] std::vector<std::int64_t> sizes() const;
 };
 
-/// A guard against calculators that never become steady while handing out
-/// tiny chunks: beyond this many head chunks the rest is planned with the last
-/// size. No technique in the portfolio reaches it for N <= 2^62, P <= 2^16.
-inline constexpr std::size_t max_head_chunks = std::size_t{1} << 22;
+/// A guard against plans that would not fit in memory: past this many runs
+/// the rest is planned with the last size (coverage stays exact). Reached
+/// only by the techniques whose every chunk has a new size (gss, guided-llvm,
+/// auto-llvm, tap) when about P·ln(N/P²) exceeds it, e.g. P = 2^16 with
+/// N = 2^62; a run is 32 bytes.
+inline constexpr std::size_t max_plan_runs = std::size_t{1} << 20;
 
 template <SequenceCalculator C>
 void plan_sequence(C calc, std::int64_t n, SequencePlan& plan) {
   plan.n = n;
-  plan.head.clear();
-  plan.tail_size = 1;
+  plan.runs.clear();
+  auto add = [&](std::int64_t first, std::int64_t begin, std::int64_t size, std::int64_t count) {
+    if (!plan.runs.empty()) {
+      ChunkRun& last = plan.runs.back();
+      if (last.size == size && last.end_chunk() == first) {
+        last.count += count;  // consecutive equal chunks share a run
+        return;
+      }
+    }
+    plan.runs.push_back({first, begin, size, count});
+  };
   std::int64_t remaining = n;
-  for (std::int64_t k = 0; remaining > 0; ++k) {
+  for (std::int64_t k = 0; remaining > 0;) {
     const std::int64_t size = std::max<std::int64_t>(1, calc.next_size(k, remaining));
-    if (calc.steady() || plan.head.size() >= max_head_chunks) {
-      plan.tail_size = size;
+    if (calc.steady() || plan.runs.size() + 1 >= max_plan_runs) {  // the last run is the tail
+      add(k, n - remaining, size, ceil_div(remaining, size));
       break;
     }
-    plan.head.push_back(n - remaining);
-    remaining -= std::min(size, remaining);
+    std::int64_t same = 1;
+    if constexpr (requires { calc.same_size_chunks(); }) same = calc.same_size_chunks();
+    // Whole chunks of `size` that fit; a last, shorter chunk is cut at N.
+    const std::int64_t whole = std::min(same, remaining / size);
+    if (whole == 0) {
+      add(k, n - remaining, size, 1);
+      break;
+    }
+    add(k, n - remaining, size, whole);
+    remaining -= whole * size;
+    k += whole;
   }
-  plan.head.push_back(n - remaining);
-  plan.tail_count = remaining > 0 ? ceil_div(remaining, plan.tail_size) : 0;
 }
 
 /// Hands out a planned sequence: one relaxed fetch_add per chunk. Relaxed is
 /// enough because each index is taken by exactly one worker; the data the
-/// body writes is ordered by the team's join. The plan's shape is copied onto
-/// the dispenser's first cache line, which is only read, so a tail chunk costs
-/// the fetch_add and a few instructions on lines already in every core's cache.
+/// body writes is ordered by the team's join. A worker's chunk indices only
+/// grow, so its cursor into the runs moves forward: finding the run is
+/// amortised O(1), and the runs are read-only during the instance.
 class ChunkSequence {
  public:
   static constexpr bool timed = false;
-  struct Worker {};
+  struct Worker {
+    std::int64_t run = 0;  ///< index of the run the worker's last chunk was in
+  };
 
   explicit ChunkSequence(const SequencePlan& plan) noexcept
-      : head_(plan.head.data()),
-        head_chunks_(plan.head_chunks()),
-        tail_begin_(plan.tail_begin()),
-        tail_size_(plan.tail_size),
-        tail_count_(plan.tail_count),
-        n_(plan.n) {}
+      : runs_(plan.runs.data()), run_count_(static_cast<std::int64_t>(plan.runs.size())), n_(plan.n) {}
 
   Worker worker(int /*id*/, std::int64_t /*start_ns*/) const noexcept { return {}; }
 
-  IndexRange next(Worker& /*w*/) noexcept {
+  IndexRange next(Worker& w) noexcept {
     const std::int64_t k = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-    const std::int64_t j = k - head_chunks_;
-    // The tail first: it is the whole of ss, fsc and mfsc and the end of the
-    // others. This layout measured 0.9-1.0x libgomp's dynamic,1 against 1.1x
-    // for head-first (docs/PERFORMANCE.md).
-    if (j >= 0) [[likely]] {
-      if (j >= tail_count_) return {};  // before the product: a cancelled k is 2^62
-      const std::int64_t begin = tail_begin_ + j * tail_size_;
-      return {begin, std::min(begin + tail_size_, n_)};
+    if (w.run >= run_count_) return {};
+    const ChunkRun* r = runs_ + w.run;
+    while (k >= r->end_chunk()) {  // also ends a cancelled sequence (k = 2^62)
+      if (++w.run == run_count_) return {};
+      ++r;
     }
-    return {head_[k], head_[k + 1]};
+    const std::int64_t begin = r->begin + (k - r->first) * r->size;
+    return {begin, std::min(begin + r->size, n_)};
   }
 
   /// True when every chunk is one iteration (ss with chunk 1): the chunk index
   /// is the iteration, and next_iteration() is the whole dispatch.
-  [[nodiscard]] bool unit_chunks() const noexcept { return head_chunks_ == 0 && tail_size_ == 1; }
+  [[nodiscard]] bool unit_chunks() const noexcept { return run_count_ == 1 && runs_[0].size == 1; }
 
   /// For unit_chunks() plans: the next iteration, >= N when there is none.
   std::int64_t next_iteration() noexcept { return next_chunk_.fetch_add(1, std::memory_order_relaxed); }
@@ -131,11 +147,8 @@ class ChunkSequence {
   void cancel() noexcept { next_chunk_.store(std::int64_t{1} << 62, std::memory_order_relaxed); }
 
  private:
-  const std::int64_t* head_;
-  std::int64_t head_chunks_;
-  std::int64_t tail_begin_;
-  std::int64_t tail_size_;
-  std::int64_t tail_count_;
+  const ChunkRun* runs_;
+  std::int64_t run_count_;
   std::int64_t n_;
   // alignas makes the class a multiple of 64 bytes: the counter has its line to itself.
   alignas(64) std::atomic<std::int64_t> next_chunk_{0};

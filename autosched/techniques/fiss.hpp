@@ -23,13 +23,18 @@ class Fiss {
       step_ = static_cast<std::int64_t>(int128{4} * s.n / (int128{x} * p_ * b * (b - 1)));
     }
   }
-  std::int64_t next_size(std::int64_t k, std::int64_t) const noexcept { return first_ + (k / p_) * step_; }
+  std::int64_t next_size(std::int64_t k, std::int64_t) noexcept {
+    last_k_ = k;
+    return first_ + (k / p_) * step_;
+  }
   [[nodiscard]] bool steady() const noexcept { return step_ == 0; }
+  [[nodiscard]] std::int64_t same_size_chunks() const noexcept { return p_ - last_k_ % p_; }
 
  private:
   std::int64_t p_;
   std::int64_t first_ = 1;  ///< C0
   std::int64_t step_ = 0;   ///< δ
+  std::int64_t last_k_ = 0;
 };
 
 }  // namespace autosched

@@ -20,6 +20,7 @@ class Pls {
     rest_per_worker_ = static_cast<double>(s.n - p_ * static_chunk_) / static_cast<double>(p_);
   }
   std::int64_t next_size(std::int64_t k, std::int64_t) noexcept {
+    last_k_ = k;
     if (k < p_) return std::max(static_chunk_, c_);
     const double shrink = std::pow(1.0 - 1.0 / static_cast<double>(p_), static_cast<double>(k - p_));
     const auto chunk = static_cast<std::int64_t>(std::ceil(shrink * rest_per_worker_));
@@ -27,12 +28,15 @@ class Pls {
     return std::max(chunk, c_);
   }
   [[nodiscard]] bool steady() const noexcept { return steady_; }
+  /// The static part is P equal chunks.
+  [[nodiscard]] std::int64_t same_size_chunks() const noexcept { return last_k_ < p_ ? p_ - last_k_ : 1; }
 
  private:
   std::int64_t p_;
   std::int64_t c_;
   std::int64_t static_chunk_ = 1;  ///< S
   double rest_per_worker_ = 0;     ///< (N − P·S)/P
+  std::int64_t last_k_ = 0;
   bool steady_ = false;
 };
 

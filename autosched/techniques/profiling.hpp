@@ -4,7 +4,9 @@
 /// fac, mfac, tap, bold): self-scheduling with chunk c (default 1) while
 /// timing every chunk. When the instance closes, the loop's memory holds
 ///   mu    = mean body time per iteration,
-///   sigma = sample standard deviation of it,
+///   sigma = sample standard deviation of it (with chunks of c iterations,
+///           the spread of chunk means times sqrt(c), assuming independent
+///           iteration times),
 ///   h     = mean time between obtaining consecutive chunks minus the body
 ///           time (the scheduling overhead),
 /// which later instances of the same loop read. (LB4OMP writes a profile file
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <span>
 
 namespace autosched {
@@ -32,13 +35,14 @@ class Profiling {
     double overhead_ns;
   };
 
-  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept : n_(s.n), c_(min_chunk(s)), slots_(slots) {}
+  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept
+      : n_(s.n), c_(min_chunk(s)), chunks_(ceil_div(s.n, c_)), slots_(slots) {}
 
   Worker worker(int id, std::int64_t) const noexcept { return {id, {}, 0}; }
 
   IndexRange next(Worker&) noexcept {
     const std::int64_t k = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-    if (k >= ceil_div(n_, c_)) return {};
+    if (k >= chunks_) return {};
     return {k * c_, std::min(k * c_ + c_, n_)};
   }
 
@@ -60,12 +64,14 @@ class Profiling {
       overhead += slot.overhead_sum_ns;
     }
     if (all.count == 0) return;
-    memory.profile = Profile{all.mean, all.sample_stddev(), overhead / static_cast<double>(all.count), all.count};
+    const double sigma = all.sample_stddev() * std::sqrt(static_cast<double>(c_));
+    memory.profile = Profile{all.mean, sigma, overhead / static_cast<double>(all.count), all.count};
   }
 
  private:
   std::int64_t n_;
   std::int64_t c_;
+  std::int64_t chunks_;
   std::span<WorkerSlot> slots_;
   alignas(64) std::atomic<std::int64_t> next_chunk_{0};
 };

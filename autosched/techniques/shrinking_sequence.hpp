@@ -40,14 +40,18 @@ class ShrinkingBatches {
   ShrinkingBatches(int p, std::int64_t c, Formula formula) noexcept : p_(p), batch_(c, std::move(formula)) {}
   std::int64_t next_size(std::int64_t k, std::int64_t r) noexcept {
     if (k % p_ == 0) size_ = batch_.next_size(k / p_, r);
+    last_k_ = k;
     return size_;
   }
   [[nodiscard]] bool steady() const noexcept { return batch_.steady(); }
+  /// The rest of the batch has the size just returned: plan it as one run.
+  [[nodiscard]] std::int64_t same_size_chunks() const noexcept { return p_ - last_k_ % p_; }
 
  private:
   std::int64_t p_;
   Shrinking<Formula> batch_;
   std::int64_t size_ = 1;
+  std::int64_t last_k_ = 0;
 };
 
 }  // namespace autosched

@@ -11,7 +11,9 @@
 /// Each range is guarded by its owner's spin lock (one exchange to take it,
 /// a store to release): the owner's fast path is one atomic RMW per chunk on
 /// a line nobody else writes unless it steals. libomp does the same for
-/// 64-bit loops; a packed 2×32-bit CAS would cap N/c at 2^32.
+/// 64-bit loops; a packed 2×32-bit CAS would cap N/c at 2^32. The bounds are
+/// also readable without the lock, so a thief skips ranges too small to
+/// steal from without taking their locks.
 
 #include <autosched/core/index_range.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -38,8 +40,8 @@ class StaticSteal {
     const std::int64_t units = ceil_div(s.n, unit_);
     for (int i = 0; i < p_; ++i) {
       const IndexRange owned = static_block(units, p_, i);
-      slots_[i].lo = owned.begin;
-      slots_[i].hi = owned.end;
+      slots_[i].lo.store(owned.begin, std::memory_order_relaxed);
+      slots_[i].hi.store(owned.end, std::memory_order_relaxed);
     }
   }
 
@@ -49,25 +51,33 @@ class StaticSteal {
     WorkerSlot& mine = slots_[w.id];
     {
       std::lock_guard guard(mine.lock);
-      if (mine.lo < mine.hi) return iterations(mine.lo++);
+      const std::int64_t lo = mine.lo.load(std::memory_order_relaxed);
+      if (lo < mine.hi.load(std::memory_order_relaxed)) {
+        mine.lo.store(lo + 1, std::memory_order_relaxed);
+        return iterations(lo);
+      }
     }
     for (int t = 0; t < p_; ++t) {
       const int v = (w.last_victim + t) % p_;
       if (v == w.id) continue;
+      WorkerSlot& victim = slots_[v];
+      // A racy look first: most ranges are empty at the end of a loop.
+      if (victim.hi.load(std::memory_order_relaxed) - victim.lo.load(std::memory_order_relaxed) < 2) continue;
       IndexRange stolen;
       {
-        std::lock_guard guard(slots_[v].lock);
-        const std::int64_t left = slots_[v].hi - slots_[v].lo;
+        std::lock_guard guard(victim.lock);
+        const std::int64_t hi = victim.hi.load(std::memory_order_relaxed);
+        const std::int64_t left = hi - victim.lo.load(std::memory_order_relaxed);
         if (left < 2) continue;
         const std::int64_t take = left > 3 ? left / 4 : 1;
-        stolen = {slots_[v].hi - take, slots_[v].hi};
-        slots_[v].hi = stolen.begin;
+        stolen = {hi - take, hi};
+        victim.hi.store(stolen.begin, std::memory_order_relaxed);
       }
       w.last_victim = v;
       {
         std::lock_guard guard(mine.lock);
-        mine.lo = stolen.begin + 1;
-        mine.hi = stolen.end;
+        mine.lo.store(stolen.begin + 1, std::memory_order_relaxed);
+        mine.hi.store(stolen.end, std::memory_order_relaxed);
       }
       return iterations(stolen.begin);
     }

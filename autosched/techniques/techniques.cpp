@@ -3,6 +3,7 @@
 #include <autosched/techniques/weighted_factoring.hpp>
 #include <autosched/techniques/worker_slot.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace autosched {
@@ -19,18 +20,35 @@ void AwfHistory::reset(int p, const std::vector<double>& initial) {
   weighted_time.assign(n, 0.0);
 }
 
-std::vector<std::int64_t> SequencePlan::sizes() const {
-  std::vector<std::int64_t> out;
-  for (std::int64_t k = 0;; ++k) {
-    const IndexRange c = chunk(k);
-    if (c.empty()) return out;
-    out.push_back(c.size());
-  }
+IndexRange SequencePlan::chunk(std::int64_t k) const noexcept {
+  if (k < 0 || k >= chunk_count()) return {};
+  const auto it = std::upper_bound(runs.begin(), runs.end(), k,
+                                   [](std::int64_t key, const ChunkRun& r) { return key < r.first; });
+  const ChunkRun& r = *(it - 1);
+  const std::int64_t begin = r.begin + (k - r.first) * r.size;
+  return {begin, std::min(begin + r.size, n)};
 }
 
-void WeightedFactoring::close(LoopMemory&) noexcept {
-  if (history_ == nullptr) return;
-  AwfHistory& h = *history_;
+std::vector<std::int64_t> SequencePlan::sizes() const {
+  std::vector<std::int64_t> out;
+  for (std::int64_t k = 0; k < chunk_count(); ++k) out.push_back(chunk(k).size());
+  return out;
+}
+
+void WeightedFactoring::close(LoopMemory& memory) noexcept {
+  if (step_ == 0) return;  // wf: nothing to learn
+  AwfHistory& h = memory.awf;
+  // Another instance of this loop may have restarted the history for a
+  // different team size since this one opened: start over for ours.
+  if (h.weights.size() != static_cast<std::size_t>(p_)) {
+    h.reset(p_, std::vector<double>(weights_.begin(), weights_.end()));
+    h.steps = step_;
+  }
+  const auto k = static_cast<double>(step_);
+  for (int i = 0; i < p_; ++i) {
+    h.weighted_work[i] += k * slots_[i].claimed;
+    h.weighted_time[i] += k * slots_[i].elapsed_ns;
+  }
   // Workers that never ran anything have no throughput: they keep their
   // weight, and the others share the rest of the total P.
   double throughput_sum = 0, kept = 0;

@@ -19,6 +19,7 @@ class Viss {
     first_ = static_cast<std::int64_t>(int128{s.n} / (int128{v} * p_));
   }
   std::int64_t next_size(std::int64_t k, std::int64_t) noexcept {
+    last_k_ = k;
     const std::int64_t j = k / p_;
     const std::int64_t missing = j >= 62 ? (first_ > 0 ? 1 : 0) : ceil_div(first_, std::int64_t{1} << j);
     steady_ = missing <= 1;  // from here on the size is 2·C0 − 1 (or c)
@@ -27,11 +28,13 @@ class Viss {
     return std::max(size, c_);
   }
   [[nodiscard]] bool steady() const noexcept { return steady_; }
+  [[nodiscard]] std::int64_t same_size_chunks() const noexcept { return p_ - last_k_ % p_; }
 
  private:
   std::int64_t p_;
   std::int64_t c_;
   std::int64_t first_ = 0;  ///< C0
+  std::int64_t last_k_ = 0;
   bool steady_ = false;
 };
 

@@ -10,6 +10,10 @@
 ///       then π_i = SE_i / SW_i and w_i = P·(1/π_i) / Σ_j (1/π_j), so later
 ///       time steps count more. A worker that never received work keeps its
 ///       weight (LB4OMP divides by zero there); a change of P starts over.
+///       The instance reads a copy of the weights taken when it opened and
+///       writes its workers' totals into their own slots; close() folds them
+///       into the loop's history. So two instances of one loop in flight (two
+///       threads, two team sizes) never touch the same memory unguarded.
 ///
 /// The FAC2 chunk is that of the batch the next unclaimed iteration falls in
 /// (BatchTable), which replaces LB4OMP's batch counter + CAS by one fetch_add.
@@ -18,6 +22,7 @@
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/worker_slot.hpp>
 
 #include <algorithm>
 #include <array>
@@ -67,12 +72,13 @@ class WeightedFactoring {
     std::int64_t claimed;  ///< iterations this worker received (AWF's W_i)
   };
 
-  /// WF: fixed weights (`weights` with P entries, else all 1). AWF: pass the
-  /// loop's history; its weights are used and updated in close().
-  WeightedFactoring(const LoopShape& s, std::span<const double> weights, AwfHistory* history) noexcept
-      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), history_(history), weights_(weights) {
-    if (history_ != nullptr) step_ = ++history_->steps;
-  }
+  /// WF: `step` = 0 and fixed `weights` (used when there are P, else all 1).
+  /// AWF: `step` = this instance's time step k (>= 1) and the loop's weights
+  /// as they were when the instance opened; close() learns from the slots.
+  WeightedFactoring(const LoopShape& s, std::span<const double> weights, std::span<WorkerSlot> slots,
+                    std::uint64_t step) noexcept
+      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), weights_(weights), slots_(slots),
+        step_(step) {}
 
   Worker worker(int id, std::int64_t start_ns) const noexcept {
     const double w = weights_.size() == static_cast<std::size_t>(p_) ? weights_[id] : 1.0;
@@ -88,25 +94,24 @@ class WeightedFactoring {
     return c;
   }
 
-  /// AWF: this worker's share of the time step (distinct index per worker).
   void finished(Worker& w, std::int64_t finish_ns) noexcept {
-    if (history_ == nullptr) return;
-    const auto k = static_cast<double>(step_);
-    history_->weighted_work[w.id] += k * static_cast<double>(w.claimed);
-    history_->weighted_time[w.id] += k * static_cast<double>(finish_ns - w.start_ns);
+    slots_[w.id].claimed = static_cast<double>(w.claimed);
+    slots_[w.id].elapsed_ns = static_cast<double>(finish_ns - w.start_ns);
   }
 
-  /// AWF: new weights from the weighted throughput of every worker.
-  void close(LoopMemory&) noexcept;
+  /// AWF: folds this time step into the loop's history and derives new
+  /// weights from the weighted throughput of every worker. Runs once, after
+  /// every worker finished, under the loop's lock.
+  void close(LoopMemory& memory) noexcept;
 
  private:
   IterationCounter counter_;
   BatchTable batches_;
   std::int64_t c_;
   int p_;
-  AwfHistory* history_;
   std::span<const double> weights_;
-  std::uint64_t step_ = 0;
+  std::span<WorkerSlot> slots_;
+  std::uint64_t step_;
 };
 
 }  // namespace autosched

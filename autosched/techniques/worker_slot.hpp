@@ -55,18 +55,21 @@ struct RunningStats {
 };
 
 struct alignas(64) WorkerSlot {
-  // static-steal: chunk units [lo, hi) this worker still owns, under `lock`.
+  // static-steal: chunk units [lo, hi) this worker still owns. Changed only
+  // under `lock`; atomic so that thieves may peek without it.
   SpinLock lock;
-  std::int64_t lo = 0;
-  std::int64_t hi = 0;
+  std::atomic<std::int64_t> lo{0};
+  std::atomic<std::int64_t> hi{0};
   // Adaptive techniques: time per iteration (AWF-B..E, AF's mu) and its
   // spread (AF's sigma), 0 until the owner has measured a chunk. Relaxed
   // ordering: a stale value only shifts a chunk size, never coverage.
   std::atomic<double> rate{0.0};
   std::atomic<double> spread{0.0};
-  // Written by the owner when it leaves, read after the join (profiling).
-  RunningStats summary;
-  double overhead_sum_ns = 0;
+  // Written by the owner when it leaves, read by close() after the join.
+  RunningStats summary;          ///< profiling: per-iteration times
+  double overhead_sum_ns = 0;    ///< profiling: time from asking for a chunk to starting it
+  double claimed = 0;            ///< awf: iterations this worker ran
+  double elapsed_ns = 0;         ///< awf: this worker's time in the loop
 };
 
 }  // namespace autosched

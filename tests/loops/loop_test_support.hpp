@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,10 +52,10 @@ inline std::vector<std::string> all_technique_names() {
   return names;
 }
 
-/// Test-name suffix for a technique parameter ("awf-b" → "awf_b").
+/// Test-name suffix for a technique or schedule parameter ("awf-b" → "awf_b").
 inline std::string param_name(const ::testing::TestParamInfo<std::string>& param) {
   std::string name = param.param;
-  for (char& c : name) c = c == '-' ? '_' : c;
+  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return name;
 }
 

@@ -15,22 +15,25 @@
 namespace autosched {
 namespace {
 
-// The same loop from two threads at once: two instances, one record.
-TEST(ConcurrentLoops, SameLoopFromTwoThreads) {
+// The same adaptive loop from three threads at once, each with its own team
+// size: the instances share the loop's memory (AWF's history is restarted
+// for each new team size) and must neither corrupt it nor each other.
+TEST(ConcurrentLoops, SameAdaptiveLoopFromThreadsWithDifferentTeams) {
   std::atomic<int> wrong{0};
-  auto run = [&] {
+  auto run = [&](int team) {
     for (int k = 0; k < 20; ++k) {
       std::vector<std::atomic<int>> hits(5000);
       parallel_for(0, 5000, [&](int i) { hits[static_cast<std::size_t>(i)].fetch_add(1); },
-                   {.name = "concurrent/same", .schedule = "af", .threads = 2});
+                   {.name = "concurrent/awf-shared", .schedule = "awf", .threads = team});
       for (auto& h : hits) wrong += h.load() != 1;
     }
   };
-  std::thread a(run), b(run);
+  std::thread a(run, 1), b(run, 2), c(run, 3);
   a.join();
   b.join();
+  c.join();
   EXPECT_EQ(wrong.load(), 0);
-  EXPECT_EQ(last_instance("concurrent/same")->n, 5000);
+  EXPECT_EQ(last_instance("concurrent/awf-shared")->n, 5000);
 }
 
 // A loop inside a loop body opens its own (nested) team and never joins the
@@ -83,25 +86,46 @@ TEST(ConcurrentLoops, JoinedThreadsRunTheirOwnBodies) {
   for (int t = 0; t < 3; ++t) EXPECT_EQ(by_owner[t], r->threads[t].iterations) << "thread " << t;
 }
 
-// nowait: threads leave each loop without a barrier and start the next one,
-// so two instances (of different loops) are in flight at once.
-TEST(ConcurrentLoops, NowaitLoopsOverlap) {
+// nowait: a thread leaves a loop as soon as the loop has no work for it,
+// without the exit barrier. (Opening the next work-shared loop still waits
+// for the team, docs/loops.md.) Every index of every round runs once.
+TEST(ConcurrentLoops, NowaitLoopsLeaveWithoutTheExitBarrier) {
   std::vector<std::atomic<int>> first(20000), second(20000);
 #pragma omp parallel num_threads(3)
   {
     for (int round = 0; round < 5; ++round) {
-      parallel_for(0, 20000,
-                   [&](int i) {
-                     testing::random_work(i, 50);
-                     first[static_cast<std::size_t>(i)].fetch_add(1);
-                   },
-                   {.name = "joined/first", .schedule = "awf-b", .nowait = true});
+      parallel_for(
+          0, 20000,
+          [&](int i) {
+            testing::random_work(i, 50);
+            first[static_cast<std::size_t>(i)].fetch_add(1);
+          },
+          {.name = "joined/first", .schedule = "awf-b", .nowait = true});
       parallel_for(0, 20000, [&](int i) { second[static_cast<std::size_t>(i)].fetch_add(1); },
                    {.name = "joined/second", .schedule = "af", .nowait = true});
     }
   }
   for (auto& h : first) ASSERT_EQ(h.load(), 5);
   for (auto& h : second) ASSERT_EQ(h.load(), 5);
+}
+
+// A body that opens its own parallel region: calls inside that region
+// work-share with it (they are deeper than the body), instead of the
+// region's master opening a team its team-mates never join (which hung).
+TEST(ConcurrentLoops, RegionOpenedInsideABodyWorkShares) {
+  omp_set_max_active_levels(2);
+  std::vector<std::atomic<int>> hits(8 * 100);
+  parallel_for(
+      0, 8,
+      [&](int i) {
+#pragma omp parallel num_threads(2)
+        parallel_for(0, 100, [&](int j) { hits[static_cast<std::size_t>(i * 100 + j)].fetch_add(1); },
+                     {.name = "nested/region-inner", .schedule = "gss"});
+      },
+      {.name = "nested/region-outer", .schedule = "ss", .threads = 2});
+  omp_set_max_active_levels(1);
+  for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+  EXPECT_EQ(last_instance("nested/region-inner")->p, 2);
 }
 
 // Team::open from inside a region: each calling thread gets its own team.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 
@@ -22,34 +23,57 @@ class Exceptions : public ::testing::TestWithParam<std::string> {};
 TEST_P(Exceptions, FirstExceptionReachesTheCallerAndTheLoopRecovers) {
   const std::string loop = "exceptions/" + GetParam();
   const std::string schedule = testing::schedule_for(GetParam());
-  constexpr std::int64_t n = 200000;
-  std::atomic<std::int64_t> executed{0};
+  constexpr std::int64_t n = 1200;
+  constexpr int p = 3;
+  const LoopOptions options{.name = loop, .schedule = schedule, .threads = p};
+  // Iterations of 100 µs. After the throw, other threads may still start a
+  // chunk while the exception unwinds (slow in debug and sanitizer builds);
+  // if hand-out did not stop, they would start every chunk after the middle.
+  std::atomic<bool> thrown{false};
+  std::atomic<int> late_chunks{0};
   try {
-    parallel_for(std::int64_t{0}, n,
-                 [&](std::int64_t i) {
-                   if (i == 5) throw BodyFailed("iteration 5");
-                   executed.fetch_add(1, std::memory_order_relaxed);
-                   testing::spin_ns(200);
-                 },
-                 {.name = loop, .schedule = schedule, .threads = 3});
+    parallel_for_chunks(
+        std::int64_t{0}, n,
+        [&](std::int64_t first, std::int64_t last) {
+          if (thrown.load()) late_chunks.fetch_add(1);
+          for (std::int64_t i = first; i < last; ++i) {
+            if (i == n / 2) {
+              thrown.store(true);
+              throw BodyFailed("iteration n/2");
+            }
+            testing::spin_ns(100'000);
+          }
+        },
+        options);
     FAIL() << "exception not propagated";
   } catch (const BodyFailed& e) {
-    EXPECT_STREQ(e.what(), "iteration 5");
+    EXPECT_STREQ(e.what(), "iteration n/2");
   }
-  EXPECT_LT(executed.load(), n - 1) << "hand-out did not stop";
   const auto failed = last_instance(loop);
   ASSERT_TRUE(failed);
   EXPECT_TRUE(failed->failed);
 
-  std::vector<std::atomic<int>> hits(1000);
-  parallel_for(0, 1000, [&](int i) { hits[static_cast<std::size_t>(i)].fetch_add(1); },
-               {.name = loop, .schedule = schedule, .threads = 3});
+  // The same loop again, without failure: it runs normally, and it shows how
+  // many chunks start after the middle when nothing stops them.
+  std::vector<std::atomic<int>> hits(n);
+  std::atomic<int> chunks_after_middle{0};
+  parallel_for_chunks(
+      std::int64_t{0}, n,
+      [&](std::int64_t first, std::int64_t last) {
+        if (first >= n / 2) chunks_after_middle.fetch_add(1);
+        for (std::int64_t i = first; i < last; ++i) hits[static_cast<std::size_t>(i)].fetch_add(1);
+      },
+      options);
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
   EXPECT_FALSE(last_instance(loop)->failed);
+
+  const int bound = std::max(2 * (p - 1), chunks_after_middle.load() / 20);
+  ASSERT_GT(chunks_after_middle.load(), bound) << "this technique leaves too few chunks to test the stop";
+  EXPECT_LE(late_chunks.load(), bound) << "hand-out did not stop";
 }
 
 INSTANTIATE_TEST_SUITE_P(Techniques, Exceptions,
-                         ::testing::Values("ss", "gss", "static-steal", "awf", "awf-d", "maf", "bold", "rnd"),
+                         ::testing::Values("ss", "gss", "static-steal", "awf", "awf-d", "maf", "bold", "rnd,chunk=20"),
                          testing::param_name);
 
 TEST(Exceptions, EveryThreadOfAJoinedTeamSeesTheException) {

@@ -219,5 +219,79 @@ TEST(Dispensers, HugeIterationCountsDoNotOverflow) {
   }
 }
 
+// Plans at the extremes: N = 2^62 with c = 1 and thousands of workers. The
+// runs must tile [0, N) in order and stay within the memory guard.
+TEST(Dispensers, ExtremePlansTileTheIterationSpace) {
+  const std::int64_t n = std::int64_t{1} << 62;
+  const TechniqueParams params = with_profile();
+  for (const auto& info : technique_catalogue()) {
+    for (int p : {4096, 65536}) {
+      Workspace ws;
+      AnyDispenser d;
+      LoopMemory memory;
+      prepare_dispenser(d, {info.id, {n, p, 1}, &params, 0}, memory, ws);
+      if (!std::holds_alternative<ChunkSequence>(d)) continue;
+      // The plan the dispenser reads is the workspace's; rebuild it to inspect.
+      const SequencePlan& plan = ws.plan(PlanKey{}, [](SequencePlan&) {});
+      ASSERT_FALSE(plan.runs.empty()) << info.name;
+      EXPECT_LE(plan.runs.size(), max_plan_runs) << info.name;
+      std::int64_t next_first = 0, next_begin = 0;
+      for (const ChunkRun& r : plan.runs) {
+        ASSERT_EQ(r.first, next_first) << info.name << " p=" << p;
+        ASSERT_EQ(r.begin, next_begin) << info.name << " p=" << p;
+        ASSERT_GE(r.size, 1);
+        next_first += r.count;
+        next_begin = r.begin + static_cast<std::int64_t>(std::min<int128>(int128{r.count} * r.size, n - r.begin));
+      }
+      EXPECT_EQ(next_begin, n) << info.name << " p=" << p;
+    }
+  }
+}
+
+// Counter-based techniques with 64 workers taking turns and N = 2^62: every
+// worker overshoots the shared counter once at the end; no chunk may overlap.
+TEST(Dispensers, SharedCountersSurviveOvershootAtTwoToTheSixtyTwo) {
+  const std::int64_t n = std::int64_t{1} << 62;
+  const TechniqueParams params = with_profile();
+  for (TechniqueId id : {TechniqueId::wf, TechniqueId::awf, TechniqueId::awf_b, TechniqueId::awf_e, TechniqueId::af,
+                         TechniqueId::maf, TechniqueId::bold, TechniqueId::rnd}) {
+    LoopMemory memory;
+    Workspace ws;
+    AnyDispenser d;
+    prepare_dispenser(d, {id, {n, 64, n / 2}, &params, 0}, memory, ws);
+    std::vector<IndexRange> chunks;
+    std::visit(
+        [&](auto& disp) {
+          using D = std::decay_t<decltype(disp)>;
+          if constexpr (!std::is_same_v<D, std::monostate>) {
+            std::vector<typename D::Worker> workers;
+            for (int i = 0; i < 64; ++i) workers.push_back(disp.worker(i, 0));
+            std::vector<bool> done(64, false);
+            for (int left = 64; left > 0;) {
+              for (int i = 0; i < 64; ++i) {
+                if (done[i]) continue;
+                const IndexRange c = disp.next(workers[i]);
+                if (c.empty()) {
+                  done[i] = true;
+                  --left;
+                  continue;
+                }
+                chunks.push_back(c);
+                if constexpr (D::timed) disp.completed(workers[i], c, ChunkTiming{0, 0, 1});
+              }
+            }
+          }
+        },
+        d);
+    std::sort(chunks.begin(), chunks.end(), [](const IndexRange& a, const IndexRange& b) { return a.begin < b.begin; });
+    std::int64_t expected = 0;
+    for (const IndexRange& c : chunks) {
+      ASSERT_EQ(c.begin, expected) << technique_info(id).name;
+      expected = c.end;
+    }
+    EXPECT_EQ(expected, n) << technique_info(id).name;
+  }
+}
+
 }  // namespace
 }  // namespace autosched

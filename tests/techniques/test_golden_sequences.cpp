@@ -178,13 +178,27 @@ TEST(Golden, TrapezoidFactoringSelfScheduling) {
   EXPECT_EQ(sizes_of(Tfss(shape(100, 4)), 100), expected);
 }
 
-TEST(Golden, PlansUseAConstantTailInsteadOfATable) {
+TEST(Golden, PlansAreRunsOfEqualChunks) {
   SequencePlan plan;
-  plan_sequence(Ss(shape(std::int64_t{1} << 40, 8)), std::int64_t{1} << 40, plan);
-  EXPECT_EQ(plan.head_chunks(), 0);
-  EXPECT_EQ(plan.chunk_count(), std::int64_t{1} << 40);
+  const std::int64_t big = std::int64_t{1} << 40;
+  plan_sequence(Ss(shape(big, 8)), big, plan);
+  EXPECT_EQ(plan.runs.size(), 1u);
+  EXPECT_EQ(plan.chunk_count(), big);
   plan_sequence(Gss(shape(1000000, 8)), 1000000, plan);
-  EXPECT_LT(plan.head_chunks(), 200);  // ⌈R/8⌉ shrinks geometrically, then 1s
+  EXPECT_LT(plan.runs.size(), 200u);  // ⌈R/8⌉ shrinks geometrically, then 1s
+  // Batched techniques need one run per batch even at extreme sizes
+  // (2^62 iterations, 65536 workers): a few dozen runs, not P per batch.
+  const std::int64_t huge = std::int64_t{1} << 62;
+  plan_sequence(Fac2(shape(huge, 65536)), huge, plan);
+  EXPECT_LE(plan.runs.size(), 64u);
+  EXPECT_EQ(plan.chunk(0), (IndexRange{0, huge / (2 * 65536)}));
+  plan_sequence(Fac(shape(huge, 65536), 10.0, 5.0), huge, plan);
+  EXPECT_LE(plan.runs.size(), 128u);
+  plan_sequence(Fiss(shape(huge, 4096), 0), huge, plan);
+  EXPECT_LE(plan.runs.size(), 4096u);
+  std::int64_t covered = 0;
+  for (const ChunkRun& r : plan.runs) covered += r.count * r.size;
+  EXPECT_GE(covered, huge);  // the last chunk may be cut at N
 }
 
 }  // namespace
