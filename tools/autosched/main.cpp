@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", AUTOSCHED_VERSION_STRING);
   autosched::cli::add_info_command(app);
+  autosched::cli::add_select_sim_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,31 @@
+#pragma once
+/// @file
+/// Parameters of autosched's own selector (`auto`) and where their defaults
+/// come from: the select-sim scenarios (share/autosched/scenarios) and the
+/// reasoning in docs/design/0003-auto-selector.md.
+
+#include <cstdint>
+
+namespace autosched {
+
+struct AutoConfig {
+  /// A trial of an arm that is not the current best is cut short once it has
+  /// run `guard` × the best mean; the arm is then retired. 2: an arm half as
+  /// fast as the best still completes its trial; a catastrophic one costs
+  /// about three instances of the best.
+  double guard = 2.0;
+  /// Relative spread of loop times assumed until repeated samples measure it.
+  double noise_floor = 0.03;
+  /// Change detection (Page-Hinkley / CUSUM) on the best arm's excess over
+  /// its reference, in units of the measured relative spread σ: excess below
+  /// `change_slack`·σ is ignored, an accumulated excess above
+  /// `change_threshold`·σ re-opens exploration (the textbook pair 0.5 and 5:
+  /// about ten samples to detect a one-σ shift, rare false alarms). The
+  /// reference is the best arm's mean once it has `settle` samples.
+  double change_slack = 0.5;
+  double change_threshold = 5.0;
+  int settle = 16;
+  std::uint64_t seed = 0x5eed;
+};
+
+}  // namespace autosched

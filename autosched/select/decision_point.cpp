@@ -1,0 +1,34 @@
+#include <autosched/select/decision_point.hpp>
+
+#include <autosched/core/clock.hpp>
+
+#include <algorithm>
+
+namespace autosched {
+
+DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector)
+    : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {}
+
+Decision DecisionPoint::choose(const Context& context) {
+  const std::int64_t t0 = now_ns();
+  Decision d = selector_->choose(context);
+  d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
+  choose_ns_ = static_cast<double>(now_ns() - t0);
+  return d;
+}
+
+void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
+  const std::int64_t t0 = now_ns();
+  selector_->observe(decision, outcome);
+  last_cost_ns_ = choose_ns_ + static_cast<double>(now_ns() - t0);
+  ++instances_;
+  if (decision.exploring) ++explored_;
+  if (!outcome.cut_short) {
+    ArmSummary& s = summaries_[static_cast<std::size_t>(decision.arm)];
+    ++s.count;
+    s.mean_ns += (outcome.time_ns - s.mean_ns) / static_cast<double>(s.count);
+    s.min_ns = s.count == 1 ? outcome.time_ns : std::min(s.min_ns, outcome.time_ns);
+  }
+}
+
+}  // namespace autosched

@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// A decision point: one repeated choice (a loop, for one size class and
+/// team size), its arms, its selector, and what each arm has measured. The
+/// runtime asks it once per instance; both calls are timed, and their cost
+/// is reported with the instance.
+
+#include <autosched/select/arm.hpp>
+#include <autosched/select/selector.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace autosched {
+
+class DecisionPoint {
+ public:
+  struct ArmSummary {
+    long count = 0;
+    double mean_ns = 0;
+    double min_ns = 0;
+  };
+
+  DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector);
+
+  /// The decision for the next instance (timed).
+  Decision choose(const Context& context);
+  /// Feeds the outcome of the instance that carried out `decision` (timed).
+  void observe(const Decision& decision, const Outcome& outcome);
+
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  [[nodiscard]] const Portfolio& arms() const noexcept { return arms_; }
+  [[nodiscard]] Selector& selector() noexcept { return *selector_; }
+  [[nodiscard]] const Selector& selector() const noexcept { return *selector_; }
+  [[nodiscard]] const std::vector<ArmSummary>& summaries() const noexcept { return summaries_; }
+  /// choose() + observe() of the last completed instance, ns.
+  [[nodiscard]] double last_cost_ns() const noexcept { return last_cost_ns_; }
+  [[nodiscard]] std::uint64_t instances() const noexcept { return instances_; }
+  [[nodiscard]] std::uint64_t explored() const noexcept { return explored_; }
+
+ private:
+  std::string name_;
+  Portfolio arms_;
+  std::unique_ptr<Selector> selector_;
+  std::vector<ArmSummary> summaries_;
+  double choose_ns_ = 0;
+  double last_cost_ns_ = 0;
+  std::uint64_t instances_ = 0;
+  std::uint64_t explored_ = 0;
+};
+
+}  // namespace autosched

@@ -1,0 +1,70 @@
+#include <autosched/select/rl_reward.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace autosched {
+
+double RewardTracker::band(double x) {
+  if (!seen_) {
+    seen_ = true;
+    low_ = high_ = x;
+  }
+  const bool strict = config_.band == RlBand::strict;
+  if (strict ? x <= low_ : x <= 1.05 * low_) {
+    low_ = std::min(low_, x);
+    return config_.r_plus;
+  }
+  if (strict ? x >= high_ : x >= 0.95 * high_) {
+    high_ = std::max(high_, x);
+    return config_.r_minus;
+  }
+  return config_.r_zero;
+}
+
+double RewardTracker::reward(const Outcome& o) {
+  const double ms = o.time_ns / 1e6;
+  const LoopMetrics& m = o.metrics;
+  switch (config_.reward) {
+    case RlReward::looptime:
+      return band(signal_ = ms);
+    case RlReward::loadimbalance:
+      return band(signal_ = m.lib);
+    case RlReward::stddev:
+      return band(signal_ = m.stddev);
+    case RlReward::cov:
+      return band(signal_ = m.cov);
+    case RlReward::skewness:
+      return band(signal_ = std::abs(m.skewness));
+    case RlReward::kurtosis:
+      return band(signal_ = std::abs(m.kurtosis));
+    case RlReward::looptime_average: {
+      signal_ = ms;
+      const bool good = count_ == 0 || ms <= sum_ / static_cast<double>(count_);
+      sum_ += ms;
+      ++count_;
+      low_ = high_ = sum_ / static_cast<double>(count_);
+      return good ? config_.r_plus : config_.r_minus;
+    }
+    case RlReward::looptime_rolling_average: {
+      signal_ = ms;
+      recent_.push_back(ms);
+      while (static_cast<int>(recent_.size()) > std::max(1, config_.window)) recent_.pop_front();
+      const double mean = std::accumulate(recent_.begin(), recent_.end(), 0.0) / static_cast<double>(recent_.size());
+      low_ = high_ = mean;
+      return ms <= mean ? config_.r_plus : config_.r_minus;
+    }
+    case RlReward::looptime_inverse:
+      signal_ = ms;
+      return ms > 0 ? config_.inverse_multiplier / ms : config_.inverse_multiplier;
+    case RlReward::robustness:
+      signal_ = ms;
+      low_ = seen_ ? std::min(low_, ms) : ms;  // fastest so far (LB4OMP never updates it)
+      seen_ = true;
+      return config_.tau * low_ - ms;
+  }
+  return config_.r_zero;
+}
+
+}  // namespace autosched

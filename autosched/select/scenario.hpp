@@ -1,0 +1,63 @@
+#pragma once
+/// @file
+/// A simulated time-stepping loop whose per-arm cost is known: the input of
+/// `autosched select-sim` and of the selector tests. Scenarios are data, one
+/// text file each (share/autosched/scenarios/*.scenario), so users add their
+/// own:
+///
+///   # comment
+///   name        drift
+///   description The best arm changes at half time
+///   steps       500                 # default run length
+///   noise       0.05                # relative spread of every cost (lognormal)
+///   workers     8                   # P, for context and chunk arms
+///   iterations  262144              # N
+///   arm static  time 10             lib 30
+///   arm gss     time 8 -> 14 at 0.5 lib 6       # step change at half time
+///   arm awf-b   time 12 ~> 7        lib 4       # linear change over the run
+///
+/// Times are milliseconds per instance, LIB is percent. Arm names are
+/// portfolio arms (`gss`, `gss:16`, `ss:expert`), in the order selectors see
+/// them: list Auto4OMP's 12 in its order for the expert and binary selectors.
+
+#include <autosched/select/arm.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autosched {
+
+/// A value over the run: constant, a step change at a fraction of the run, or
+/// a linear change from start to end.
+struct Curve {
+  double start = 0;
+  double end = 0;
+  double at = 1.0;    ///< step change at this fraction of the run (1 = none)
+  bool ramp = false;  ///< linear from start to end instead
+
+  [[nodiscard]] double value(int step, int steps) const noexcept;
+};
+
+struct ScenarioArm {
+  LoopArm arm;
+  Curve time_ms;
+  Curve lib;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  int steps = 500;
+  double noise = 0.05;
+  int workers = 8;
+  std::int64_t iterations = 262144;
+  std::vector<ScenarioArm> arms;
+
+  [[nodiscard]] Portfolio portfolio() const;
+};
+
+/// Parses a scenario; `origin` (a file name) appears in error messages.
+Scenario parse_scenario(std::string_view text, std::string_view origin);
+
+}  // namespace autosched

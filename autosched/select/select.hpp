@@ -1,0 +1,17 @@
+#pragma once
+/// @file
+/// Umbrella header of the selection layer.
+
+#include <autosched/select/arm.hpp>
+#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/binary_selector.hpp>
+#include <autosched/select/decision_point.hpp>
+#include <autosched/select/exhaustive_selector.hpp>
+#include <autosched/select/expert_selector.hpp>
+#include <autosched/select/outcome.hpp>
+#include <autosched/select/random_selector.hpp>
+#include <autosched/select/rl_agent.hpp>
+#include <autosched/select/scenario.hpp>
+#include <autosched/select/selector.hpp>
+#include <autosched/select/selector_config.hpp>
+#include <autosched/select/simulation.hpp>

@@ -1,0 +1,48 @@
+#pragma once
+/// @file
+/// The one interface every selector implements. The runtime calls choose()
+/// once per instance (on one thread, off the iteration path) and observe()
+/// when that instance has finished; both are timed and reported.
+
+#include <autosched/select/outcome.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace autosched {
+
+/// Where selectors write optional logs (agent statistics, Q-tables): the loop
+/// runtime queues the lines to a background writer, the simulator writes them
+/// directly. Selectors never open files themselves.
+class SelectorLog {
+ public:
+  virtual ~SelectorLog() = default;
+  virtual void append(const std::string& path, std::string line) = 0;
+};
+
+class Selector {
+ public:
+  virtual ~Selector() = default;
+
+  /// The selector's name as written after `auto:` (e.g. "qlearn").
+  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+
+  /// The arm for the next instance.
+  virtual Decision choose(const Context& context) = 0;
+
+  /// Learns from the instance that carried out `decision`.
+  virtual void observe(const Decision& decision, const Outcome& outcome) = 0;
+
+  /// The learned state as text (store snapshots); empty when there is nothing
+  /// worth keeping.
+  [[nodiscard]] virtual std::string save_state() const { return {}; }
+
+  /// Restores save_state()'s text; false when it does not fit this selector
+  /// (other arms, other version), in which case nothing changed.
+  virtual bool load_state(std::string_view /*state*/) { return false; }
+
+  /// One line describing the current state, for traces (e.g. "exploit gss").
+  [[nodiscard]] virtual std::string summary() const { return {}; }
+};
+
+}  // namespace autosched

@@ -1,0 +1,337 @@
+#include <autosched/select/selector_config.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/binary_selector.hpp>
+#include <autosched/select/exhaustive_selector.hpp>
+#include <autosched/select/expert_selector.hpp>
+#include <autosched/select/random_selector.hpp>
+#include <autosched/select/rl_agent.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+namespace autosched {
+
+namespace {
+
+const std::vector<std::string_view> rl_names = {"qlearn", "sarsa", "doubleq", "qv", "expected-sarsa"};
+const std::vector<std::string_view> common_keys = {"portfolio", "chunk", "seed"};
+const std::vector<std::string_view> rl_keys = {
+    "policy",      "reward",    "init",      "decay",   "greedy",  "band",   "alpha",    "gamma",  "epsilon", "tau",
+    "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
+const std::vector<std::string_view> auto_keys = {"guard", "noise-floor", "change-slack", "change-threshold", "settle"};
+const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
+const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
+
+bool contains(const std::vector<std::string_view>& v, std::string_view x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::vector<std::string_view> keys_for(std::string_view selector) {
+  std::vector<std::string_view> keys = common_keys;
+  auto add = [&](const std::vector<std::string_view>& more) { keys.insert(keys.end(), more.begin(), more.end()); };
+  if (selector == "auto") add(auto_keys);
+  if (selector == "exhaustive") add(exhaustive_keys);
+  if (contains(rl_names, selector) || selector == "chunk") add(rl_keys);
+  if (selector == "chunk") add(chunk_keys);
+  return keys;
+}
+
+template <class Enum>
+Enum choice(std::string_view value, std::initializer_list<std::pair<std::string_view, Enum>> options,
+            const std::string& what, std::string_view source, std::string_view text) {
+  std::vector<std::string_view> names;
+  for (const auto& [name, e] : options) {
+    if (name == value) return e;
+    names.push_back(name);
+  }
+  detail::throw_error(
+      text::bad_value(source, text, what + " = one of " + text::join(names) + ", got '" + std::string(value) + "'"));
+}
+
+std::vector<std::string> read_replay(const std::string& path, std::string_view source, std::string_view text) {
+  std::ifstream in(path);
+  if (!in) detail::throw_error(text::bad_value(source, text, "replay = a readable file, cannot open '" + path + "'"));
+  std::vector<std::string> arms;
+  std::string line;
+  int column = -1;  // our trace CSV: take its "arm" column
+  bool first = true;
+  while (std::getline(in, line)) {
+    const auto t = text::trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    const auto cells = text::split(t, ',');
+    if (first) {
+      first = false;
+      const auto it = std::find(cells.begin(), cells.end(), "arm");
+      if (it != cells.end()) {
+        column = static_cast<int>(it - cells.begin());
+        continue;
+      }
+    }
+    arms.emplace_back(column >= 0 && column < static_cast<int>(cells.size()) ? cells[static_cast<std::size_t>(column)]
+                                                                             : cells.front());
+  }
+  if (arms.empty())
+    detail::throw_error(text::bad_value(source, text, "replay = a file with at least one arm: " + path));
+  return arms;
+}
+
+}  // namespace
+
+bool SelectorConfig::is_rl() const noexcept { return contains(rl_names, selector) || selector == "chunk"; }
+
+const std::vector<std::string_view>& selector_names() {
+  static const std::vector<std::string_view> names = {"auto",   "random",         "exhaustive", "binary",
+                                                      "expert", "qlearn",         "sarsa",      "doubleq",
+                                                      "qv",     "expected-sarsa", "chunk"};
+  return names;
+}
+
+bool is_selection_text(std::string_view text) {
+  const std::string t = text::lower(text::trim(text));
+  return t == "auto" || t.starts_with("auto:") || t.starts_with("auto,");
+}
+
+SelectorConfig parse_selector(std::string_view text, std::string_view source) {
+  SelectorConfig c;
+  c.text = std::string(text::trim(text));
+  const auto parts = text::split(text, ',');
+  const std::string head = text::lower(parts.front());
+  if (head != "auto" && !head.starts_with("auto:")) {
+    detail::throw_error(text::bad_value(source, text, "auto or auto:<selector>"));
+  }
+  if (head.size() > 4) c.selector = text::trim(std::string_view(head).substr(5));
+  if (!contains(selector_names(), c.selector)) {
+    detail::throw_error(text::bad_value(source, text, "a selector after 'auto:': " + text::join(selector_names())));
+  }
+  const auto keys = keys_for(c.selector);
+  std::vector<std::string> seen;
+  bool in_portfolio = false;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const auto part = parts[i];
+    const auto eq = part.find('=');
+    if (eq == std::string_view::npos) {
+      if (!in_portfolio) {
+        detail::throw_error(text::bad_value(
+            source, text,
+            "<key>=<value> items; '" + std::string(part) + "' has no '=' (only portfolio= takes a list)"));
+      }
+      c.portfolio.push_back(parse_arm(part, source, text));
+      continue;
+    }
+    in_portfolio = false;
+    const std::string key = text::lower(text::trim(part.substr(0, eq)));
+    const std::string value(text::trim(part.substr(eq + 1)));
+    if (!contains(keys, key)) {
+      detail::throw_error(text::bad_value(
+          source, text, "a key " + c.selector + " accepts (" + text::join(keys) + "), got '" + key + "'"));
+    }
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      detail::throw_error(text::bad_value(source, text, "each key at most once; '" + key + "' repeats"));
+    }
+    seen.push_back(key);
+    auto number = [&](double low, double high) {
+      auto v = text::to_double(value);
+      if (!v || *v < low || *v > high) {
+        char range[80];
+        std::snprintf(range, sizeof range, "[%g, %g]", low, high);
+        detail::throw_error(text::bad_value(source, text, key + " = a number in " + range + ", got '" + value + "'"));
+      }
+      return *v;
+    };
+    auto integer = [&](long low, long high) {
+      auto v = text::to_int(value);
+      if (!v || *v < low || *v > high) {
+        detail::throw_error(text::bad_value(
+            source, text,
+            key + " = an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "], got '" + value + "'"));
+      }
+      return *v;
+    };
+    const std::string v = text::lower(value);
+    RlConfig& rl = c.rl;
+    AutoConfig& a = c.automatic;
+    if (key == "portfolio") {
+      c.portfolio.clear();
+      if (!value.empty()) c.portfolio.push_back(parse_arm(value, source, text));
+      in_portfolio = true;
+    } else if (key == "chunk") {
+      if (v != "expert")
+        detail::throw_error(
+            text::bad_value(source, text, "chunk = expert (per-arm chunks go in portfolio=, e.g. gss:16)"));
+      c.expert_chunk = true;
+    } else if (key == "seed") {
+      c.seed = static_cast<std::uint64_t>(integer(0, std::numeric_limits<long>::max()));
+    } else if (key == "guard") {
+      a.guard = number(1.01, 1e6);
+    } else if (key == "noise-floor") {
+      a.noise_floor = number(1e-6, 10);
+    } else if (key == "change-slack") {
+      a.change_slack = number(0, 100);
+    } else if (key == "change-threshold") {
+      a.change_threshold = number(1e-6, 1e6);
+    } else if (key == "settle") {
+      a.settle = static_cast<int>(integer(1, 1000000));
+    } else if (key == "lib-rise") {
+      c.lib_rise = number(0, 100);
+    } else if (key == "drift") {
+      c.drift = number(0, 100);
+    } else if (key == "policy") {
+      rl.policy = choice<RlPolicy>(v,
+                                   {{"explore-first", RlPolicy::explore_first},
+                                    {"epsilon-greedy", RlPolicy::epsilon_greedy},
+                                    {"softmax", RlPolicy::softmax},
+                                    {"replay", RlPolicy::replay}},
+                                   key, source, text);
+    } else if (key == "reward") {
+      using R = RlReward;
+      rl.reward = choice<R>(v,
+                            {{"looptime", R::looptime},
+                             {"looptime-average", R::looptime_average},
+                             {"looptime-rolling-average", R::looptime_rolling_average},
+                             {"looptime-inverse", R::looptime_inverse},
+                             {"robustness", R::robustness},
+                             {"loadimbalance", R::loadimbalance},
+                             {"stddev", R::stddev},
+                             {"cov", R::cov},
+                             {"skewness", R::skewness},
+                             {"kurtosis", R::kurtosis}},
+                            key, source, text);
+    } else if (key == "init") {
+      rl.init =
+          choice<RlInit>(v, {{"zero", RlInit::zero}, {"random", RlInit::random}, {"optimistic", RlInit::optimistic}},
+                         key, source, text);
+    } else if (key == "decay") {
+      rl.decay =
+          choice<RlDecay>(v, {{"exponential", RlDecay::exponential}, {"step", RlDecay::step}}, key, source, text);
+    } else if (key == "greedy") {
+      rl.greedy = choice<RlGreedy>(v, {{"average", RlGreedy::average}, {"row", RlGreedy::row}}, key, source, text);
+    } else if (key == "band") {
+      rl.band = choice<RlBand>(v, {{"band", RlBand::band}, {"strict", RlBand::strict}}, key, source, text);
+    } else if (key == "alpha") {
+      rl.alpha = number(0, 1);
+    } else if (key == "gamma") {
+      rl.gamma = number(0, 1);
+    } else if (key == "epsilon") {
+      rl.epsilon = number(0, 1);
+    } else if (key == "tau") {
+      rl.tau = number(1e-9, 1e9);
+    } else if (key == "alpha-decay") {
+      rl.alpha_decay = number(0, 1);
+    } else if (key == "eps-decay") {
+      rl.epsilon_decay = number(0, 1);
+    } else if (key == "alpha-min") {
+      rl.alpha_min = number(0, 1);
+    } else if (key == "eps-min") {
+      rl.epsilon_min = number(0, 1);
+    } else if (key == "rewards") {
+      const auto r = text::split(value, ':');
+      double triple[3] = {0, 0, 0};
+      bool ok = r.size() == 3;
+      for (std::size_t k = 0; ok && k < 3; ++k) {
+        const auto x = text::to_double(r[k]);
+        ok = x.has_value();
+        if (ok) triple[k] = *x;
+      }
+      if (!ok || !(triple[0] > triple[1] && triple[1] > triple[2])) {
+        detail::throw_error(text::bad_value(source, text, "rewards = r+:r0:r- with r+ > r0 > r-, e.g. 0.01:-2:-4"));
+      }
+      rl.r_plus = triple[0];
+      rl.r_zero = triple[1];
+      rl.r_minus = triple[2];
+    } else if (key == "window") {
+      rl.window = static_cast<int>(integer(1, 1000000));
+    } else if (key == "inv-mult") {
+      rl.inverse_multiplier = number(1e-9, 1e12);
+    } else if (key == "replay") {
+      c.replay_arms = read_replay(value, source, text);
+      rl.policy = RlPolicy::replay;
+    } else if (key == "stats") {
+      rl.stats_path = value;
+    } else if (key == "qtable") {
+      rl.qtable_path = value;
+    } else if (key == "agent") {
+      if (!contains(rl_names, v)) {
+        detail::throw_error(
+            text::bad_value(source, text, "agent = one of " + text::join(rl_names) + ", got '" + value + "'"));
+      }
+      c.chunk_agent = v;
+    } else if (key == "technique") {
+      const auto id = find_technique(v);
+      if (!id || *id == TechniqueId::profiling) {
+        detail::throw_error(text::bad_value(source, text, "technique = a technique name, got '" + value + "'"));
+      }
+      c.chunk_technique = *id;
+    }
+  }
+  if (in_portfolio && c.portfolio.empty()) {
+    detail::throw_error(text::bad_value(source, text, "portfolio = at least one arm, e.g. portfolio=static,ss,gss"));
+  }
+  return c;
+}
+
+Portfolio selector_portfolio(const SelectorConfig& c, const Context& context) {
+  Portfolio arms;
+  if (c.selector == "chunk") {
+    // ChunkParameterSelector: N/(2^(i−1)·P) for i = 1..⌊log2(N/P)⌋ − 1 (the
+    // thesis' form), as the minimum chunk of one technique.
+    const std::int64_t per_worker = context.n / std::max(1, context.p);
+    const int d = per_worker >= 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(per_worker))) - 2 : 0;
+    for (int i = 1; i <= d; ++i)
+      arms.push_back({c.chunk_technique, std::max<std::int64_t>(1, per_worker >> (i - 1)), false});
+    if (arms.empty()) arms.push_back({c.chunk_technique, 1, false});  // N < 4P: nothing to choose
+    return arms;
+  }
+  arms = c.portfolio.empty() ? auto4omp_portfolio() : c.portfolio;
+  if (c.expert_chunk) {
+    for (LoopArm& a : arms) {
+      if (a.chunk == 0) a.expert_chunk = true;
+    }
+  }
+  return arms;
+}
+
+std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const Portfolio& arms, std::uint64_t seed,
+                                        SelectorLog* log, std::string_view point) {
+  const int n = static_cast<int>(arms.size());
+  const std::uint64_t s = c.seed.value_or(seed);
+  if (c.selector == "auto") {
+    AutoConfig a = c.automatic;
+    a.seed = s;
+    return std::make_unique<AutoSelector>(n, a);
+  }
+  if (c.selector == "random") return std::make_unique<RandomSelector>(n, s);
+  if (c.selector == "exhaustive") return std::make_unique<ExhaustiveSelector>(n, c.lib_rise, c.drift);
+  if (c.selector == "binary") return std::make_unique<BinarySelector>(n);
+  if (c.selector == "expert") return std::make_unique<ExpertSelector>(n);
+  RlConfig rl = c.rl;
+  rl.seed = s;
+  const std::string agent = c.selector == "chunk" ? c.chunk_agent : c.selector;
+  static const std::pair<std::string_view, RlLearner> learners[] = {{"qlearn", RlLearner::qlearn},
+                                                                    {"sarsa", RlLearner::sarsa},
+                                                                    {"doubleq", RlLearner::doubleq},
+                                                                    {"qv", RlLearner::qv},
+                                                                    {"expected-sarsa", RlLearner::expected_sarsa}};
+  for (const auto& [name, learner] : learners) {
+    if (name == agent) rl.learner = learner;
+  }
+  for (const std::string& label : c.replay_arms) {
+    int index = -1;
+    if (auto i = text::to_int(label)) index = static_cast<int>(*i);
+    for (int k = 0; k < n && index < 0; ++k) {
+      if (arms[static_cast<std::size_t>(k)].label() == label) index = k;
+    }
+    if (index < 0 || index >= n) {
+      detail::throw_error("replay: arm '" + label + "' is not in the portfolio of " + std::string(point));
+    }
+    rl.replay.push_back(index);
+  }
+  return std::make_unique<RlAgent>(n, rl, log, std::string(point), c.selector == "chunk" ? "chunk" : "");
+}
+
+}  // namespace autosched

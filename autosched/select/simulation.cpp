@@ -1,0 +1,201 @@
+#include <autosched/select/decision_point.hpp>
+#include <autosched/select/scenario.hpp>
+#include <autosched/select/simulation.hpp>
+
+#include <autosched/core/clock.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace autosched {
+
+double Curve::value(int step, int steps) const noexcept {
+  const double f = steps > 1 ? static_cast<double>(step) / static_cast<double>(steps - 1) : 0.0;
+  if (ramp) return start + (end - start) * f;
+  return f < at ? start : end;
+}
+
+Portfolio Scenario::portfolio() const {
+  Portfolio p;
+  for (const ScenarioArm& a : arms) p.push_back(a.arm);
+  return p;
+}
+
+namespace {
+
+Curve parse_curve(const std::vector<std::string_view>& words, std::size_t& i, std::string_view origin, int line) {
+  auto number = [&](std::size_t k) {
+    auto v = k < words.size() ? text::to_double(words[k]) : std::nullopt;
+    if (!v || *v < 0) {
+      detail::throw_error(std::string(origin) + ":" + std::to_string(line) +
+                          ": expected a non-negative number after '" + std::string(words[k - 1]) + "'");
+    }
+    return *v;
+  };
+  Curve c;
+  c.start = c.end = number(i++);
+  if (i < words.size() && (words[i] == "->" || words[i] == "~>")) {
+    c.ramp = words[i] == "~>";
+    ++i;
+    c.end = number(i++);
+    if (!c.ramp) {
+      if (i >= words.size() || words[i] != "at") {
+        detail::throw_error(std::string(origin) + ":" + std::to_string(line) + ": a step change needs 'at <fraction>'");
+      }
+      ++i;
+      c.at = number(i++);
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, std::string_view origin) {
+  Scenario s;
+  int line_number = 0;
+  for (auto raw : text::split(text, '\n')) {
+    ++line_number;
+    std::string_view line = raw.substr(0, raw.find('#'));
+    std::vector<std::string_view> words;
+    for (auto w : text::split(text::trim(line), ' ')) {
+      if (!w.empty()) words.push_back(w);
+    }
+    if (words.empty()) continue;
+    const std::string where = std::string(origin) + ":" + std::to_string(line_number);
+    const std::string key(words[0]);
+    auto int_value = [&](long low) {
+      auto v = words.size() == 2 ? text::to_int(words[1]) : std::nullopt;
+      if (!v || *v < low) detail::throw_error(where + ": " + key + " expects one integer >= " + std::to_string(low));
+      return *v;
+    };
+    if (key == "name") {
+      s.name = words.size() > 1 ? std::string(words[1]) : "";
+    } else if (key == "description") {
+      s.description = std::string(text::trim(line.substr(line.find("description") + 11)));
+    } else if (key == "steps") {
+      s.steps = static_cast<int>(int_value(1));
+    } else if (key == "workers") {
+      s.workers = static_cast<int>(int_value(1));
+    } else if (key == "iterations") {
+      s.iterations = int_value(1);
+    } else if (key == "noise") {
+      auto v = words.size() == 2 ? text::to_double(words[1]) : std::nullopt;
+      if (!v || *v < 0 || *v > 5) detail::throw_error(where + ": noise expects one number in [0, 5]");
+      s.noise = *v;
+    } else if (key == "arm") {
+      if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>]");
+      ScenarioArm a;
+      a.arm = parse_arm(words[1], where);
+      std::size_t i = 2;
+      bool have_time = false;
+      while (i < words.size()) {
+        if (words[i] == "time") {
+          ++i;
+          a.time_ms = parse_curve(words, i, origin, line_number);
+          have_time = true;
+        } else if (words[i] == "lib") {
+          ++i;
+          a.lib = parse_curve(words, i, origin, line_number);
+        } else {
+          detail::throw_error(where + ": unexpected '" + std::string(words[i]) + "'; expected time or lib");
+        }
+      }
+      if (!have_time || a.time_ms.start <= 0 || a.time_ms.end <= 0) {
+        detail::throw_error(where + ": arm " + std::string(words[1]) + " needs a positive time");
+      }
+      s.arms.push_back(a);
+    } else {
+      detail::throw_error(where + ": unknown key '" + key +
+                          "'; expected name, description, steps, noise, workers, iterations or arm");
+    }
+  }
+  if (s.arms.empty()) detail::throw_error(std::string(origin) + ": a scenario needs at least one arm");
+  if (s.name.empty()) s.name = std::string(origin);
+  return s;
+}
+
+std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t seed, int steps) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 17);
+  std::normal_distribution<double> z(0.0, 1.0);
+  std::vector<std::vector<double>> cost(static_cast<std::size_t>(steps), std::vector<double>(s.arms.size()));
+  // Lognormal with mean 1: exp(σZ − σ²/2).
+  const double sigma = std::sqrt(std::log(1.0 + s.noise * s.noise));
+  for (int t = 0; t < steps; ++t) {
+    for (std::size_t a = 0; a < s.arms.size(); ++a) {
+      cost[t][a] = s.arms[a].time_ms.value(t, steps) * std::exp(sigma * z(rng) - sigma * sigma / 2);
+    }
+  }
+  return cost;
+}
+
+const std::vector<std::string>& published_selector_schedules() {
+  static const std::vector<std::string> list = {"auto:random",
+                                                "auto:exhaustive",
+                                                "auto:binary",
+                                                "auto:expert",
+                                                "auto:qlearn",
+                                                "auto:sarsa",
+                                                "auto:doubleq",
+                                                "auto:qv",
+                                                "auto:expected-sarsa",
+                                                "auto:qlearn,reward=loadimbalance",
+                                                "auto:sarsa,reward=loadimbalance",
+                                                "auto:qlearn,policy=epsilon-greedy",
+                                                "auto:qlearn,policy=softmax"};
+  return list;
+}
+
+SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::uint64_t seed, int steps) {
+  if (steps <= 0) steps = s.steps;
+  const auto cost = scenario_costs(s, seed, steps);
+  const Context context{s.iterations, s.workers, {}};
+  SelectorConfig c = config;
+  if (c.portfolio.empty() && c.selector != "chunk") c.portfolio = s.portfolio();
+  // The simulator's arms are the scenario's; the chunk selector's inner agent
+  // runs over them too (its own chunk arms need a real loop).
+  Portfolio arms = c.selector == "chunk" ? s.portfolio() : selector_portfolio(c, context);
+  if (arms.size() != s.arms.size()) {
+    detail::throw_error("select-sim: scenario " + s.name + " has " + std::to_string(s.arms.size()) +
+                        " arms but the selector's portfolio has " + std::to_string(arms.size()));
+  }
+  DecisionPoint point(s.name, arms, make_selector(c, arms, seed, nullptr, s.name));
+
+  SimulationResult r;
+  std::vector<double> per_arm(s.arms.size(), 0.0);
+  long exploring = 0;
+  double selector_ns = 0;
+  for (int t = 0; t < steps; ++t) {
+    const Decision d = point.choose(context);
+    const auto& row = cost[static_cast<std::size_t>(t)];
+    const double full = row[static_cast<std::size_t>(d.arm)];
+    Outcome o;
+    o.time_ns = full * 1e6;
+    if (d.budget_ns > 0 && d.fallback >= 0 && o.time_ns > d.budget_ns) {
+      const double done = d.budget_ns / o.time_ns;
+      o.time_ns = d.budget_ns + (1.0 - done) * row[static_cast<std::size_t>(d.fallback)] * 1e6;
+      o.cut_short = true;
+    }
+    o.metrics.loop_time_ns = o.time_ns;
+    o.metrics.lib = s.arms[static_cast<std::size_t>(d.arm)].lib.value(t, steps);
+    point.observe(d, o);
+    selector_ns += point.last_cost_ns();
+    r.total_ms += o.time_ns / 1e6;
+    r.oracle_ms += *std::min_element(row.begin(), row.end());
+    for (std::size_t a = 0; a < row.size(); ++a) per_arm[a] += row[a];
+    exploring += d.exploring ? 1 : 0;
+    r.choices.push_back(d.arm);
+  }
+  const auto best = std::min_element(per_arm.begin(), per_arm.end());
+  r.best_fixed_ms = *best;
+  r.best_fixed_arm = static_cast<int>(best - per_arm.begin());
+  r.exploration_share = static_cast<double>(exploring) / steps;
+  r.selector_ns = selector_ns / steps;
+  return r;
+}
+
+}  // namespace autosched
