@@ -12,10 +12,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <shared_mutex>
+#include <thread>
 #include <utility>
 
 namespace autosched {
@@ -29,6 +31,9 @@ namespace {
 /// never make the call. One called from a region the body opened itself (a
 /// deeper level) work-shares with that region's team, like any other.
 thread_local int body_level = -1;
+
+/// A guarded trial reads the clock every this many chunks.
+constexpr int guard_check_chunks = 8;
 
 class Registry {
  public:
@@ -65,11 +70,6 @@ Registry& registry() {
   return *r;
 }
 
-const Schedule& default_schedule() {
-  static const Schedule s;  // static
-  return s;
-}
-
 }  // namespace
 
 LoopRecord& loop_record(std::string_view loop) { return registry().get(loop); }
@@ -85,11 +85,11 @@ void Instance::fail(std::exception_ptr e) noexcept {
   }
   cancelled_.store(true, std::memory_order_relaxed);
   // Dispensers that can stop themselves do so, so their loops need no flag.
-  std::visit(
-      [](auto& d) {
-        if constexpr (requires { d.cancel(); }) d.cancel();
-      },
-      dispenser_);
+  auto cancel = [](auto& d) {
+    if constexpr (requires { d.cancel(); }) d.cancel();
+  };
+  std::visit(cancel, dispenser_);
+  if (phase_.load(std::memory_order_acquire) == 2) std::visit(cancel, fallback_);
 }
 
 std::exception_ptr Instance::error() const noexcept {
@@ -122,24 +122,63 @@ void Instance::run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const Lo
 }
 
 template <class D>
-void Instance::run_timed_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call) {
+void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call,
+                                   std::int64_t base, bool guarded) {
   const ChunkRunner run = call.run;
   void* const body = call.body;
-  const std::int64_t base = begin_;
-  std::int64_t requested = st.start_ns;
-  st.busy_ns = 0;
+  const bool timed = D::timed || timing_ == Timing::chunks;
+  std::int64_t requested = now_ns();
+  if (timed && st.busy_ns < 0) st.busy_ns = 0;
+  int until_check = guard_check_chunks;
   while (!cancelled_.load(std::memory_order_relaxed)) {
     const IndexRange c = d.next(w);
     if (c.empty()) break;
-    const std::int64_t started = now_ns();
-    run(body, base + c.begin, base + c.end);
-    const std::int64_t done = now_ns();
     ++st.chunks;
     st.iterations += c.size();
-    st.busy_ns += done - started;
-    if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
-    requested = done;
+    if (timed) {
+      const std::int64_t started = now_ns();
+      run(body, base + c.begin, base + c.end);
+      const std::int64_t done = now_ns();
+      st.busy_ns += done - started;
+      if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
+      requested = done;
+      if (guarded && done > deadline_ns_) cut(d);
+    } else {
+      run(body, base + c.begin, base + c.end);
+      // A guarded trial looks at the clock every few chunks, not every one.
+      if (guarded && --until_check == 0) {
+        until_check = guard_check_chunks;
+        if (now_ns() > deadline_ns_) cut(d);
+      }
+    }
   }
+}
+
+template <class D>
+void Instance::cut(D& d) noexcept {
+  int expected = 0;
+  if (!phase_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return;  // someone else did
+  IndexRange rest;
+  if constexpr (requires { d.take_rest(); }) rest = d.take_rest();
+  // Publishes the fallback (release) before anyone may run it (acquire).
+  phase_.store(!rest.empty() && record_->prepare_fallback(*this, rest) ? 2 : 3, std::memory_order_release);
+}
+
+void Instance::run_fallback(int tid, ThreadStats& st, const LoopCall& call) {
+  int phase = phase_.load(std::memory_order_acquire);
+  while (phase == 1) {  // another thread is planning the fallback: a few microseconds
+    std::this_thread::yield();
+    phase = phase_.load(std::memory_order_acquire);
+  }
+  if (phase != 2) return;
+  std::visit(
+      [&](auto& f) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) {
+          auto fw = f.worker(tid, now_ns());
+          run_measured_chunks(f, fw, st, call, begin_ + fallback_begin_, false);
+        }
+      },
+      fallback_);
 }
 
 template <class D>
@@ -148,12 +187,14 @@ void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
   st.start_ns = now_ns();
   auto w = d.worker(tid, st.start_ns);
   const int outer = std::exchange(body_level, omp_get_level());
+  const bool guarded = deadline_ns_ > 0;
   try {
-    if (D::timed || timing_ == Timing::chunks) {
-      run_timed_chunks(d, w, st, call);
+    if (guarded || D::timed || timing_ == Timing::chunks) {
+      run_measured_chunks(d, w, st, call, begin_, guarded);
     } else {
       run_chunks(d, w, st, call);
     }
+    if (guarded) run_fallback(tid, st, call);
   } catch (...) {
     fail(std::current_exception());
   }
@@ -230,6 +271,7 @@ Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
   inst.expert_ = schedule.expert_chunk;
   inst.chunk_ = schedule.chunk;
   inst.params_ = schedule.params;
+  if (schedule.selection) choose_arm(inst, *schedule.selection, n, p);
   if (o.profile) {
     if (!inst.params_.mu_ns) inst.params_.mu_ns = o.profile->mu_ns;
     if (!inst.params_.sigma_ns) inst.params_.sigma_ns = o.profile->sigma_ns;
@@ -240,6 +282,10 @@ Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
   inst.start_ns_ = now_ns();
   prepare(inst, p);
   inst.start_ns_ = now_ns();  // planning is part of opening, not of the loop
+  if (inst.slot_ != nullptr && inst.decision_.budget_ns > 0 && inst.decision_.fallback >= 0) {
+    inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(inst.decision_.budget_ns);
+    inst.fallback_arm_ = inst.slot_->point->arms()[static_cast<std::size_t>(inst.decision_.fallback)];
+  }
   return owned.release();
 }
 
@@ -250,8 +296,10 @@ void LoopRecord::reopen(Instance& inst, int p) noexcept {
 
 void LoopRecord::close(Instance& inst) noexcept {
   std::lock_guard lock(mutex_);
-  // A failed instance ran on partial data: it must not teach the loop.
-  if (!inst.failed_.load(std::memory_order_relaxed)) close_dispenser(inst.dispenser_, memory_);
+  // A failed instance ran on partial data: it must teach neither the loop's
+  // memory nor its selector. (A cut trial's memory is partial too.)
+  const bool failed = inst.failed_.load(std::memory_order_relaxed);
+  if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
   if (!last_) last_.emplace();
   InstanceRecord& r = *last_;
   r.loop = name_;
@@ -263,14 +311,31 @@ void LoopRecord::close(Instance& inst) noexcept {
   r.p = inst.p_;
   r.start_ns = inst.start_ns_;
   r.selection_ns = 0;
-  r.failed = inst.failed_.load(std::memory_order_relaxed);
+  r.failed = failed;
   r.threads.resize(static_cast<std::size_t>(inst.p_));
   for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
   r.metrics = compute_metrics(r.threads, inst.start_ns_);
+  r.selector = inst.selector_;
+  r.explored = inst.explored_;
+  r.cut_short = inst.cut_;
+  if (inst.slot_ != nullptr) {
+    if (!failed) {
+      inst.slot_->point->observe(inst.decision_, Outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_});
+      r.selection_ns = inst.slot_->point->last_cost_ns();
+    }
+    inst.slot_->in_flight = false;
+  }
 }
 
 void LoopRecord::release(Instance* inst) noexcept {
   inst->dispenser_.emplace<std::monostate>();
+  inst->fallback_.emplace<std::monostate>();
+  inst->phase_.store(0, std::memory_order_relaxed);
+  inst->deadline_ns_ = 0;
+  inst->cut_ = false;
+  inst->slot_ = nullptr;
+  inst->selector_ = {};
+  inst->explored_ = false;
   inst->cancelled_.store(false, std::memory_order_relaxed);
   inst->finished_.store(0, std::memory_order_relaxed);
   inst->left_.store(0, std::memory_order_relaxed);
@@ -289,6 +354,66 @@ std::optional<InstanceRecord> LoopRecord::last() const {
 LoopMemory LoopRecord::memory() const {
   std::lock_guard lock(mutex_);
   return memory_;
+}
+
+std::string LoopRecord::selector_state(std::int64_t n, int p) const {
+  std::lock_guard lock(mutex_);
+  const int bucket = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+  for (const auto& slot : points_) {
+    if (slot->bucket == bucket && slot->p == p) return slot->point->selector().save_state();
+  }
+  return {};
+}
+
+PointSlot& LoopRecord::point_for(const SelectorConfig& config, std::int64_t n, int p) {
+  const int bucket = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+  for (const auto& slot : points_) {
+    if (slot->bucket == bucket && slot->p == p && slot->config == config) return *slot;
+  }
+  auto slot = std::make_unique<PointSlot>();
+  slot->bucket = bucket;
+  slot->p = p;
+  slot->config = config;
+  const Context context{n, p, {}};
+  Portfolio arms = selector_portfolio(config, context);
+  // One seed per loop and point: runs repeat, loops differ.
+  std::uint64_t seed = 1469598103934665603ULL;
+  for (unsigned char c : name_) seed = (seed ^ c) * 1099511628211ULL;
+  seed ^= static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
+  std::string point_name = name_ + "#" + std::to_string(bucket) + "/" + std::to_string(p);
+  auto selector = make_selector(config, arms, seed, nullptr, point_name);
+  slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
+  points_.push_back(std::move(slot));
+  return *points_.back();
+}
+
+void LoopRecord::choose_arm(Instance& inst, const SelectorConfig& config, std::int64_t n, int p) {
+  PointSlot& slot = point_for(config, n, p);
+  if (slot.in_flight) {
+    inst.decision_ = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
+  } else {
+    inst.decision_ = slot.point->choose(Context{n, p, {}});
+    slot.in_flight = true;
+    slot.last_arm = inst.decision_.arm;
+    inst.slot_ = &slot;
+    inst.explored_ = inst.decision_.exploring;
+  }
+  const LoopArm& arm = slot.point->arms()[static_cast<std::size_t>(inst.decision_.arm)];
+  inst.requested_ = arm.technique;
+  inst.chunk_ = arm.chunk;
+  inst.expert_ = arm.expert_chunk;
+  inst.selector_ = slot.point->selector().name();
+}
+
+bool LoopRecord::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
+  std::lock_guard lock(mutex_);
+  const LoopArm& arm = inst.fallback_arm_;
+  const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
+  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now_ns()};
+  prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
+  inst.fallback_begin_ = rest.begin;
+  inst.cut_ = true;
+  return true;
 }
 
 // ---------------------------------------------------------------- run_loop

@@ -39,15 +39,14 @@ std::string keys_of(const TechniqueInfo& info) {
 Schedule parse_schedule(std::string_view text, std::string_view source) {
   const auto parts = text::split(text, ',');
   const std::string head = text::lower(parts.front());
-  if (head.empty()) reject(source, text, "a technique name: " + technique_names());
-  if (head == "auto" || head.starts_with("auto:")) {
-    reject(source, text,
-           "a fixed technique; 'auto' (automatic selection) needs the selection engine, which this build "
-           "does not have yet. Accepted: " +
-               technique_names());
+  if (head.empty()) reject(source, text, "a technique name or auto[:<selector>]: " + technique_names());
+  if (is_selection_text(text)) {
+    Schedule s;
+    s.selection = parse_selector(text, source);
+    return s;
   }
   const auto id = find_technique(head);
-  if (!id) reject(source, text, "a technique name: " + technique_names());
+  if (!id) reject(source, text, "a technique name or auto[:<selector>]: " + technique_names());
 
   Schedule s;
   s.technique = *id;
@@ -144,7 +143,13 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
   return s;
 }
 
+const Schedule& default_schedule() {
+  static const Schedule s = parse_schedule("auto", "default schedule");
+  return s;
+}
+
 std::string Schedule::text() const {
+  if (selection) return selection->text;
   std::string out(technique_info(technique).name);
   if (expert_chunk)
     out += ",chunk=expert";

@@ -23,7 +23,10 @@ struct InstanceRecord {
   std::int64_t n = 0;          ///< iterations
   int p = 0;                   ///< threads in the team
   std::int64_t start_ns = 0;   ///< loop start on the now_ns clock
-  double selection_ns = 0;     ///< time spent choosing the schedule of this instance
+  double selection_ns = 0;     ///< the selector's cost for this instance (choose + learn), 0 if fixed
+  std::string_view selector;   ///< the selector that chose ("auto", "qlearn", …); empty if fixed
+  bool explored = false;       ///< the selector was trying an arm, not using its best
+  bool cut_short = false;      ///< a guarded trial overran its budget and the fallback finished
   bool failed = false;         ///< the body threw; metrics cover the work done until then
   LoopMetrics metrics;
   std::vector<ThreadStats> threads;

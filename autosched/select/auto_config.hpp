@@ -26,6 +26,7 @@ struct AutoConfig {
   double change_threshold = 5.0;
   int settle = 16;
   std::uint64_t seed = 0x5eed;
+  friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };
 
 }  // namespace autosched

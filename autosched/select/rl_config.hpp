@@ -60,6 +60,7 @@ struct RlConfig {
   std::uint64_t seed = 0x5eed;
   std::string stats_path;   ///< per-step agent log (KMP_RL_AGENT_STATS style); empty = none
   std::string qtable_path;  ///< Q-table after every step; empty = none
+  friend bool operator==(const RlConfig&, const RlConfig&) = default;
 };
 
 }  // namespace autosched

@@ -41,6 +41,7 @@ struct SelectorConfig {
   std::string text;                               ///< the schedule text this came from, as written
 
   [[nodiscard]] bool is_rl() const noexcept;
+  friend bool operator==(const SelectorConfig&, const SelectorConfig&) = default;
 };
 
 /// Names of the selectors, in the order `autosched info` lists them.

@@ -83,6 +83,9 @@ class AdaptiveFactoring {
     w.per_iteration.add(static_cast<double>(ns) / static_cast<double>(c.size()));
   }
 
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept { return counter_.take_rest(); }
+
  private:
   [[nodiscard]] std::int64_t factoring_chunk(double mu, double sigma, std::int64_t left) const noexcept {
     double d = 0, inverse_mu = 0;

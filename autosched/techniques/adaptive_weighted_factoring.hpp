@@ -80,6 +80,9 @@ class AdaptiveWeightedFactoring {
     slots_[w.id].rate.store(w.weighted_t / w.weighted_s, std::memory_order_relaxed);
   }
 
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept { return counter_.take_rest(); }
+
  private:
   [[nodiscard]] double weight_of(const Worker& w) const noexcept {
     const double own = w.weighted_t / w.weighted_s;

@@ -87,6 +87,9 @@ class Bold {
 
   void completed(Worker& w, IndexRange, const ChunkTiming& t) noexcept { w.now_ns = t.finished_ns; }
 
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept { return counter_.take_rest(); }
+
  private:
   [[nodiscard]] std::int64_t chunk_for(std::int64_t left) const noexcept {
     const double p = p_;

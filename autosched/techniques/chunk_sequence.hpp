@@ -141,6 +141,19 @@ class ChunkSequence {
   /// For unit_chunks() plans: the next iteration, >= N when there is none.
   std::int64_t next_iteration() noexcept { return next_chunk_.fetch_add(1, std::memory_order_relaxed); }
 
+  /// Stops the sequence and returns what nobody has claimed yet, [b, N): the
+  /// rest of a guarded trial that ran over its budget, for a fallback to run.
+  IndexRange take_rest() noexcept {
+    const std::int64_t k = next_chunk_.exchange(std::int64_t{1} << 62, std::memory_order_relaxed);
+    for (std::int64_t r = 0; r < run_count_; ++r) {
+      if (k < runs_[r].end_chunk()) {
+        const std::int64_t begin = runs_[r].begin + (k - runs_[r].first) * runs_[r].size;
+        return begin < n_ ? IndexRange{begin, n_} : IndexRange{};
+      }
+    }
+    return {};
+  }
+
   /// Makes every later next() return empty (a body threw): the counter jumps
   /// past the last chunk. Atomic operations on one location are totally
   /// ordered, so no concurrent fetch_add can bring it back.

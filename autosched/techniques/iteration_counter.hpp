@@ -42,6 +42,14 @@ class IterationCounter {
     return {begin, std::min(begin + size, n_)};
   }
 
+  /// Stops claiming and returns what nobody has claimed yet, [b, N). Later
+  /// claims start at 2^62 and come back empty; with at most max_workers of
+  /// them in flight the counter stays below 2^63.
+  IndexRange take_rest() noexcept {
+    const std::int64_t begin = next_.exchange(max_iterations, std::memory_order_relaxed);
+    return begin < n_ ? IndexRange{begin, n_} : IndexRange{};
+  }
+
  private:
   std::int64_t n_;
   // alignas makes the class a multiple of 64 bytes: the counter has its line to itself.

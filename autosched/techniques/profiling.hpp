@@ -46,6 +46,12 @@ class Profiling {
     return {k * c_, std::min(k * c_ + c_, n_)};
   }
 
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept {
+    const std::int64_t k = next_chunk_.exchange(std::int64_t{1} << 62, std::memory_order_relaxed);
+    return k < chunks_ ? IndexRange{k * c_, n_} : IndexRange{};
+  }
+
   void completed(Worker& w, IndexRange c, const ChunkTiming& t) noexcept {
     w.per_iteration.add(static_cast<double>(t.execution_ns()) / static_cast<double>(c.size()));
     w.overhead_ns += static_cast<double>(t.started_ns - t.requested_ns);

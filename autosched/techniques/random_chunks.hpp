@@ -47,6 +47,9 @@ class RandomChunks {
     return z ^ (z >> 31);
   }
 
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept { return counter_.take_rest(); }
+
  private:
   IterationCounter counter_;
   std::int64_t low_;

@@ -77,7 +77,12 @@ class WeightedFactoring {
   /// as they were when the instance opened; close() learns from the slots.
   WeightedFactoring(const LoopShape& s, std::span<const double> weights, std::span<WorkerSlot> slots,
                     std::uint64_t step) noexcept
-      : counter_(s.n), batches_(s.n, s.workers), c_(min_chunk(s)), p_(s.workers), weights_(weights), slots_(slots),
+      : counter_(s.n),
+        batches_(s.n, s.workers),
+        c_(min_chunk(s)),
+        p_(s.workers),
+        weights_(weights),
+        slots_(slots),
         step_(step) {}
 
   Worker worker(int id, std::int64_t start_ns) const noexcept {
@@ -103,6 +108,9 @@ class WeightedFactoring {
   /// weights from the weighted throughput of every worker. Runs once, after
   /// every worker finished, under the loop's lock.
   void close(LoopMemory& memory) noexcept;
+
+  /// What nobody has claimed yet (a guarded trial ran over its budget).
+  IndexRange take_rest() noexcept { return counter_.take_rest(); }
 
  private:
   IterationCounter counter_;

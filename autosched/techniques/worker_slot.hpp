@@ -66,10 +66,10 @@ struct alignas(64) WorkerSlot {
   std::atomic<double> rate{0.0};
   std::atomic<double> spread{0.0};
   // Written by the owner when it leaves, read by close() after the join.
-  RunningStats summary;          ///< profiling: per-iteration times
-  double overhead_sum_ns = 0;    ///< profiling: time from asking for a chunk to starting it
-  double claimed = 0;            ///< awf: iterations this worker ran
-  double elapsed_ns = 0;         ///< awf: this worker's time in the loop
+  RunningStats summary;        ///< profiling: per-iteration times
+  double overhead_sum_ns = 0;  ///< profiling: time from asking for a chunk to starting it
+  double claimed = 0;          ///< awf: iterations this worker ran
+  double elapsed_ns = 0;       ///< awf: this worker's time in the loop
 };
 
 }  // namespace autosched

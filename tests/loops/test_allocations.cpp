@@ -47,7 +47,9 @@ TEST_P(SteadyLoop, AllocatesNothingPerInstance) {
 INSTANTIATE_TEST_SUITE_P(Schedules, SteadyLoop,
                          ::testing::Values("static", "static,chunk=8", "ss", "gss", "tss", "fac2", "fiss",
                                            "static-steal", "wf", "awf", "awf-b", "af", "rnd", "gss,chunk=expert"),
-                         [](const ::testing::TestParamInfo<std::string>& p) { return "case" + std::to_string(p.index); });
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                           return "case" + std::to_string(p.index);
+                         });
 
 }  // namespace
 }  // namespace autosched

@@ -94,13 +94,12 @@ TEST(ConcurrentLoops, NowaitLoopsLeaveWithoutTheExitBarrier) {
 #pragma omp parallel num_threads(3)
   {
     for (int round = 0; round < 5; ++round) {
-      parallel_for(
-          0, 20000,
-          [&](int i) {
-            testing::random_work(i, 50);
-            first[static_cast<std::size_t>(i)].fetch_add(1);
-          },
-          {.name = "joined/first", .schedule = "awf-b", .nowait = true});
+      parallel_for(0, 20000,
+                   [&](int i) {
+                     testing::random_work(i, 50);
+                     first[static_cast<std::size_t>(i)].fetch_add(1);
+                   },
+                   {.name = "joined/first", .schedule = "awf-b", .nowait = true});
       parallel_for(0, 20000, [&](int i) { second[static_cast<std::size_t>(i)].fetch_add(1); },
                    {.name = "joined/second", .schedule = "af", .nowait = true});
     }
@@ -115,14 +114,13 @@ TEST(ConcurrentLoops, NowaitLoopsLeaveWithoutTheExitBarrier) {
 TEST(ConcurrentLoops, RegionOpenedInsideABodyWorkShares) {
   omp_set_max_active_levels(2);
   std::vector<std::atomic<int>> hits(8 * 100);
-  parallel_for(
-      0, 8,
-      [&](int i) {
+  parallel_for(0, 8,
+               [&](int i) {
 #pragma omp parallel num_threads(2)
-        parallel_for(0, 100, [&](int j) { hits[static_cast<std::size_t>(i * 100 + j)].fetch_add(1); },
-                     {.name = "nested/region-inner", .schedule = "gss"});
-      },
-      {.name = "nested/region-outer", .schedule = "ss", .threads = 2});
+                 parallel_for(0, 100, [&](int j) { hits[static_cast<std::size_t>(i * 100 + j)].fetch_add(1); },
+                              {.name = "nested/region-inner", .schedule = "gss"});
+               },
+               {.name = "nested/region-outer", .schedule = "ss", .threads = 2});
   omp_set_max_active_levels(1);
   for (auto& h : hits) ASSERT_EQ(h.load(), 1);
   EXPECT_EQ(last_instance("nested/region-inner")->p, 2);

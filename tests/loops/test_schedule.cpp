@@ -29,6 +29,15 @@ TEST(Schedule, ParsesTechniqueChunkAndParameters) {
   EXPECT_EQ(s.chunk, 5);
 }
 
+TEST(Schedule, SelectionSchedules) {
+  const Schedule s = parse_schedule("auto:qlearn,policy=softmax", "test");
+  ASSERT_TRUE(s.selection);
+  EXPECT_EQ(s.selection->selector, "qlearn");
+  EXPECT_EQ(s.text(), "auto:qlearn,policy=softmax");
+  ASSERT_TRUE(default_schedule().selection);
+  EXPECT_EQ(default_schedule().selection->selector, "auto");
+}
+
 TEST(Schedule, TextRoundTrips) {
   for (const char* text : {"gss", "static,chunk=64", "tss,chunk=expert", "fac,mu=120,sigma=40", "wf,weights=1:1:2:2",
                            "af,divider=5", "pls,swr=0.25", "rnd,start=2,seed=7"}) {
@@ -58,19 +67,24 @@ TEST_P(BadSchedules, AreRejectedWithAClearMessage) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, BadSchedules,
-    ::testing::Values(
-        BadInput{"", "a technique name: static, ss"}, BadInput{"gsss", "a technique name: static, ss, fsc"},
-        BadInput{"auto", "needs the selection engine"}, BadInput{"auto:qlearn", "needs the selection engine"},
-        BadInput{"gss,chunk=0", "chunk = a positive integer or 'expert'"},
-        BadInput{"gss,chunk=-4", "chunk = a positive integer"}, BadInput{"gss,chunk=big", "chunk = a positive integer"},
-        BadInput{"gss,mu=3", "a key gss accepts (chunk)"}, BadInput{"fac,mu=0,sigma=1", "mu = a number in (0"},
-        BadInput{"fac,mu=x,sigma=1", "mu = a number"}, BadInput{"pls,swr=1.5", "swr = a number in (0, 1]"},
-        BadInput{"af,divider=0", "divider = an integer in [1,"}, BadInput{"gss,chunk=4,chunk=5", "'chunk' repeats"},
-        BadInput{"gss,fast", "has no '='"}, BadInput{"wf,weights=1:0", "weights = positive numbers"},
-        BadInput{"rnd,seed=-1", "seed = a non-negative integer"}),
-    [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
+INSTANTIATE_TEST_SUITE_P(Table, BadSchedules,
+                         ::testing::Values(BadInput{"", "a technique name or auto[:<selector>]: static, ss"},
+                                           BadInput{"gsss", "a technique name or auto[:<selector>]: static, ss, fsc"},
+                                           BadInput{"auto:nosuch", "a selector after 'auto:': auto, random"},
+                                           BadInput{"auto:qlearn,alpha=2", "alpha = a number in [0, 1]"},
+                                           BadInput{"gss,chunk=0", "chunk = a positive integer or 'expert'"},
+                                           BadInput{"gss,chunk=-4", "chunk = a positive integer"},
+                                           BadInput{"gss,chunk=big", "chunk = a positive integer"},
+                                           BadInput{"gss,mu=3", "a key gss accepts (chunk)"},
+                                           BadInput{"fac,mu=0,sigma=1", "mu = a number in (0"},
+                                           BadInput{"fac,mu=x,sigma=1", "mu = a number"},
+                                           BadInput{"pls,swr=1.5", "swr = a number in (0, 1]"},
+                                           BadInput{"af,divider=0", "divider = an integer in [1,"},
+                                           BadInput{"gss,chunk=4,chunk=5", "'chunk' repeats"},
+                                           BadInput{"gss,fast", "has no '='"},
+                                           BadInput{"wf,weights=1:0", "weights = positive numbers"},
+                                           BadInput{"rnd,seed=-1", "seed = a non-negative integer"}),
+                         [](const ::testing::TestParamInfo<BadInput>& p) { return "case" + std::to_string(p.index); });
 
 }  // namespace
 }  // namespace autosched

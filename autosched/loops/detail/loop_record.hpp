@@ -6,6 +6,7 @@
 #include <autosched/loops/detail/loop_call.hpp>
 #include <autosched/loops/schedule.hpp>
 #include <autosched/measure/instance_record.hpp>
+#include <autosched/select/decision_point.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 
 #include <atomic>
@@ -21,6 +22,21 @@
 namespace autosched::detail {
 
 class LoopRecord;
+
+/// One decision point of a loop: the loop's instances of one size class
+/// (⌊log2 N⌋ + 1) and team size, with one selector configuration.
+struct PointSlot {
+  int bucket = 0;
+  int p = 0;
+  SelectorConfig config;
+  std::unique_ptr<DecisionPoint> point;
+  /// An instance carrying out a decision has not closed yet. Another
+  /// instance of the same point (the loop called from two threads at once)
+  /// then runs `last_arm` without a decision, so that every choose() is
+  /// followed by its observe().
+  bool in_flight = false;
+  int last_arm = 0;
+};
 
 /// One instance in flight: everything its threads share, on separate lines
 /// where they are written concurrently.
@@ -48,7 +64,11 @@ class Instance {
   template <class D>
   void run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call);
   template <class D>
-  void run_timed_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call);
+  void run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st, const LoopCall& call, std::int64_t base,
+                           bool guarded);
+  template <class D>
+  void cut(D& d) noexcept;
+  void run_fallback(int tid, ThreadStats& st, const LoopCall& call);
   void fail(std::exception_ptr e) noexcept;
 
   LoopRecord* record_ = nullptr;
@@ -68,6 +88,24 @@ class Instance {
   Workspace workspace_;
   std::unique_ptr<ThreadSlot[]> threads_;
   int thread_capacity_ = 0;
+
+  // Selection: the decision this instance carries out (slot_ set when it
+  // owns one), the selector's name for the record.
+  PointSlot* slot_ = nullptr;
+  Decision decision_;
+  std::string_view selector_;
+  bool explored_ = false;
+
+  // Guard: a trial with a budget is cut at deadline_ns_; the unclaimed rest
+  // [fallback_begin_, N) then runs on the fallback arm.
+  std::int64_t deadline_ns_ = 0;  ///< 0: not guarded
+  LoopArm fallback_arm_;
+  std::int64_t fallback_begin_ = 0;
+  AnyDispenser fallback_;
+  Workspace fallback_workspace_;
+  bool cut_ = false;
+  /// 0 trial running, 1 switching, 2 fallback ready, 3 the trial cannot be cut.
+  alignas(64) std::atomic<int> phase_{0};
 
   alignas(64) std::atomic<bool> cancelled_{false};
   alignas(64) std::atomic<int> finished_{0};
@@ -94,10 +132,16 @@ class LoopRecord {
   [[nodiscard]] std::optional<InstanceRecord> last() const;
   /// A copy of the loop's memory (AWF weights, profile), for tests and tools.
   [[nodiscard]] LoopMemory memory() const;
+  /// The selector state of this loop's decision point for (N, P), empty if none.
+  [[nodiscard]] std::string selector_state(std::int64_t n, int p) const;
 
  private:
+  friend class Instance;
   const Schedule& resolve_schedule(const LoopOptions& options);
   void prepare(Instance& inst, int p);
+  void choose_arm(Instance& inst, const SelectorConfig& config, std::int64_t n, int p);
+  PointSlot& point_for(const SelectorConfig& config, std::int64_t n, int p);
+  bool prepare_fallback(Instance& inst, IndexRange rest) noexcept;
 
   mutable std::mutex mutex_;
   const std::string name_;
@@ -110,6 +154,7 @@ class LoopRecord {
   std::uint64_t env_generation_ = ~std::uint64_t{0};
   Schedule env_schedule_;
   std::set<TechniqueId> warned_;
+  std::vector<std::unique_ptr<PointSlot>> points_;  ///< stable addresses: instances point at them
 };
 
 /// The record of `loop`, created on first use; nullptr from find_loop when
