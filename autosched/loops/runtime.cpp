@@ -219,7 +219,9 @@ void Instance::work(int tid, const LoopCall& call) noexcept {
 const Schedule& LoopRecord::resolve_schedule(const LoopOptions& options) {
   if (!options.schedule.empty()) {
     if (!option_schedule_ || option_text_ != options.schedule) {
-      option_schedule_ = parse_schedule(options.schedule, "LoopOptions::schedule");
+      // RL keys from KMP_RL_* / LB4MPI_RL_* fill what the code leaves unset.
+      option_schedule_ =
+          parse_schedule(schedule_environment().with_rl_keys(options.schedule), "LoopOptions::schedule");
       option_text_ = options.schedule;
     }
     return *option_schedule_;

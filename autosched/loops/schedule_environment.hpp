@@ -1,16 +1,34 @@
 #pragma once
 /// @file
 /// The schedules set from the environment, for unmodified programs and
-/// experiments:
-///   AUTOSCHED_SCHEDULE=<schedule>                      every loop without a schedule option
-///   AUTOSCHED_SCHEDULE_FOR="<loop>=<schedule>;..."     per loop, wins over AUTOSCHED_SCHEDULE
-/// Read once per process. A bad value is reported as a warning naming the
-/// variable, the value and what is accepted, and ignored: the application's
-/// computation continues with the default schedule.
+/// experiments (a schedule in code wins over all of these):
+///   AUTOSCHED_SCHEDULE_FOR="<loop>=<schedule>;..."   per loop
+///   AUTOSCHED_SCHEDULE=<schedule>                    every other loop
+/// and, as aliases for users of LB4OMP / Auto4OMP / LB4MPI:
+///   OMP_SCHEDULE=auto,N        Auto4OMP's methods: 2 random, 3 exhaustive,
+///                              4 binary, 5 expert, 6–8 qlearn, 9 doubleq,
+///                              10 sarsa, 11 expected-sarsa, 12 qv, 15 chunk;
+///                              with expChunk, as Auto4OMP, unless
+///                              KMP_Golden_Chunksize=0. Other OMP_SCHEDULE
+///                              values are left to the OpenMP runtime.
+///   MPI_RL_OPTION=<agent>      QLearner (8), DoubleQLearner (9), SARSA_Learner
+///                              (10), ExpectedSARSA_Learner (11), QV_Learner
+///                              (12), ChunkParameterSelector (15)
+///   KMP_RL_<X>, LB4MPI_RL_<X>  keys of RL schedules that do not set them:
+///                              ALPHA, GAMMA, EPSILON, ALPHA_DECAY, EPS_DECAY,
+///                              ALPHA_MIN, EPS_MIN, TAU, INV_MULT, AVG_WINDOW,
+///                              REWARD, REWARD_NUM ("r+,r0,r-"), INIT, POLICY,
+///                              DECAY, AGENT_STATS; CHUNK_TYPE / SELECTOR_TYPE
+///                              (the chunk selector's agent, 8–12 or a name)
+/// Precedence: AUTOSCHED_SCHEDULE_FOR, AUTOSCHED_SCHEDULE, OMP_SCHEDULE,
+/// MPI_RL_OPTION, then `auto`. Read once per process. A bad value is a
+/// warning naming the variable, the value and what is accepted, and is
+/// ignored: the computation continues.
 
 #include <autosched/loops/schedule.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,18 +38,23 @@
 namespace autosched {
 
 struct ScheduleEnvironment {
-  std::optional<Schedule> global;
-  std::vector<std::pair<std::string, Schedule>> per_loop;
-  std::vector<std::string> problems;  ///< one message per rejected value
+  std::optional<Schedule> global;                          ///< AUTOSCHED_SCHEDULE
+  std::vector<std::pair<std::string, Schedule>> per_loop;  ///< AUTOSCHED_SCHEDULE_FOR
+  std::optional<Schedule> alias;                           ///< OMP_SCHEDULE or MPI_RL_OPTION
+  std::vector<std::pair<std::string, std::string>> rl_keys;  ///< from KMP_RL_* / LB4MPI_RL_*
+  std::vector<std::string> aliases_used;  ///< "OMP_SCHEDULE=auto,8 → auto:qlearn,chunk=expert", …
+  std::vector<std::string> problems;      ///< one message per rejected value
 
   /// The schedule the environment gives `loop`, or nullptr.
   [[nodiscard]] const Schedule* for_loop(std::string_view loop) const noexcept;
+  /// `text` with the RL alias keys it does not set itself (RL schedules only).
+  [[nodiscard]] std::string with_rl_keys(std::string_view text) const;
 };
 
-/// Interprets the two variables' values (nullopt = unset). Never throws for
+/// Interprets the variables `get` returns (nullopt = unset). Never throws for
 /// bad values: they are collected in `problems`.
-ScheduleEnvironment parse_schedule_environment(const std::optional<std::string>& schedule,
-                                               const std::optional<std::string>& schedule_for);
+using EnvironmentLookup = std::function<std::optional<std::string>(const char*)>;
+ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get);
 
 /// This process's environment, read (and its problems warned about) once.
 const ScheduleEnvironment& schedule_environment();

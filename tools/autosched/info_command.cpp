@@ -42,9 +42,17 @@ void print_info() {
 
   std::printf("configuration\n");
   const ScheduleEnvironment& env = schedule_environment();
-  row("schedule",
-      env.global ? env.global->text() + " (AUTOSCHED_SCHEDULE)" : "static (default; AUTOSCHED_SCHEDULE unset)");
-  for (const auto& [loop, schedule] : env.per_loop) row("  for loop", loop + " = " + schedule.text());
+  std::string schedule = default_schedule().text() + " (default)";
+  if (env.global) {
+    schedule = env.global->text() + " (AUTOSCHED_SCHEDULE)";
+  } else if (env.alias) {
+    schedule = env.alias->text() + " (alias, below)";
+  }
+  row("schedule", schedule);
+  for (const auto& [loop, per_loop] : env.per_loop) {
+    row("  for loop", loop + " = " + per_loop.text() + " (AUTOSCHED_SCHEDULE_FOR)");
+  }
+  for (const auto& used : env.aliases_used) row("  alias", used);
   for (const auto& problem : env.problems) row("  ignored", problem);
 
   std::printf("optional components\n");
