@@ -10,8 +10,8 @@ packages=(
   g++ clang libomp-14-dev libclang-rt-14-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # command-line tool
-  libcli11-dev
+  # command-line tool, persistence
+  libcli11-dev libsqlite3-dev sqlite3
 )
 
 missing=()

@@ -4,9 +4,14 @@
 #include <autosched/loops/schedule_environment.hpp>
 
 #include <autosched/core/clock.hpp>
+#include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/measure/metrics.hpp>
+#include <autosched/store/background_writer.hpp>
+#include <autosched/store/log_files.hpp>
+#include <autosched/store/store.hpp>
+#include <autosched/store/trace_file.hpp>
 #include <autosched/techniques/exp_chunk.hpp>
 
 #include <omp.h>
@@ -16,6 +21,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <shared_mutex>
 #include <thread>
 #include <utility>
@@ -68,6 +74,61 @@ class Registry {
 Registry& registry() {
   static auto* r = new Registry;  // never destroyed: loops may run during static destruction
   return *r;
+}
+
+/// Where finished instances go besides their loop's record: the store
+/// (decision points' history and states), the trace file, the selectors'
+/// logs. Started on first need; at exit every selector's state is saved and
+/// the background writer drains.
+struct Recording {
+  TraceFile* trace = nullptr;
+  bool trace_threads = false;
+  LogFiles logs;
+  /// The store is opened when the first decision point needs it: a program
+  /// with fixed schedules only never touches a database.
+  Store* store() {
+    std::call_once(store_once, [this] { store_.store(Store::instance(), std::memory_order_release); });
+    return store_.load(std::memory_order_acquire);
+  }
+  [[nodiscard]] Store* store_if_open() const noexcept { return store_.load(std::memory_order_acquire); }
+  [[nodiscard]] bool active() const noexcept { return trace != nullptr || store_if_open() != nullptr; }
+
+ private:
+  std::once_flag store_once;
+  std::atomic<Store*> store_{nullptr};
+};
+
+void finish_recording();
+
+Recording& recording() {
+  static Recording* r = [] {
+    auto* rec = new Recording;  // lives as long as the process, like the writer
+    if (auto path = environment::get("AUTOSCHED_TRACE"); path && !path->empty()) {
+      try {
+        rec->trace = new TraceFile(*path);
+        BackgroundWriter::instance().add_sink(rec->trace);
+      } catch (const Error& e) {
+        warn(std::string(e.what()) + "; no trace for this run");
+      }
+    }
+    const auto threads = environment::get("AUTOSCHED_TRACE_THREADS");
+    rec->trace_threads = threads && *threads == "1";
+    std::atexit(finish_recording);
+    return rec;
+  }();
+  return *r;
+}
+
+void finish_recording() {
+  if (!recording().active()) return;  // nothing was written: no writer thread to stop
+  for (const std::string& id : registry().ids()) {
+    if (LoopRecord* record = registry().find(id)) record->save_states();
+  }
+  BackgroundWriter::instance().shutdown();
+}
+
+PointKey point_key(const LoopRecord& record, const PointSlot& slot) {
+  return {slot.point->name(), record.name(), slot.bucket, slot.p, {}, slot.portfolio};
 }
 
 }  // namespace
@@ -220,8 +281,7 @@ const Schedule& LoopRecord::resolve_schedule(const LoopOptions& options) {
   if (!options.schedule.empty()) {
     if (!option_schedule_ || option_text_ != options.schedule) {
       // RL keys from KMP_RL_* / LB4MPI_RL_* fill what the code leaves unset.
-      option_schedule_ =
-          parse_schedule(schedule_environment().with_rl_keys(options.schedule), "LoopOptions::schedule");
+      option_schedule_ = parse_schedule(schedule_environment().with_rl_keys(options.schedule), "LoopOptions::schedule");
       option_text_ = options.schedule;
     }
     return *option_schedule_;
@@ -327,6 +387,38 @@ void LoopRecord::close(Instance& inst) noexcept {
     }
     inst.slot_->in_flight = false;
   }
+  Recording& rec = recording();
+  if (!rec.active()) return;
+  InstanceRow row;
+  row.loop = name_.c_str();
+  row.instance = r.instance;
+  row.technique = technique_info(inst.technique_).name.data();
+  row.chunk = r.chunk;
+  row.exp_chunk = r.exp_chunk;
+  row.n = r.n;
+  row.p = r.p;
+  row.metrics = r.metrics;
+  row.selector_ns = r.selection_ns;
+  row.selector = inst.selector_.empty() ? "" : inst.selector_.data();
+  row.explored = r.explored;
+  row.cut_short = r.cut_short;
+  row.failed = r.failed;
+  if (inst.slot_ != nullptr) {
+    row.portfolio = inst.slot_->portfolio.c_str();
+    row.selector_config = inst.slot_->config.text.c_str();
+    row.bucket = inst.slot_->bucket;
+  }
+  BackgroundWriter::instance().post(row);
+  if (rec.trace != nullptr && rec.trace_threads) {
+    BackgroundWriter::instance().post_task([trace = rec.trace, loop = name_, index = r.instance, threads = r.threads,
+                                            start = r.start_ns] { trace->write_threads(loop, index, threads, start); });
+  }
+  // A snapshot now and then, so that a crash loses little of what was learned.
+  Store* store = rec.store_if_open();
+  if (store != nullptr && inst.slot_ != nullptr && inst.slot_->point->instances() % 64 == 0) {
+    std::string state = inst.slot_->point->selector().save_state();
+    if (!state.empty()) store->save_state(point_key(*this, *inst.slot_), inst.slot_->config.text, std::move(state));
+  }
 }
 
 void LoopRecord::release(Instance* inst) noexcept {
@@ -358,6 +450,16 @@ LoopMemory LoopRecord::memory() const {
   return memory_;
 }
 
+void LoopRecord::save_states() const {
+  Store* store = recording().store_if_open();
+  if (store == nullptr) return;
+  std::lock_guard lock(mutex_);
+  for (const auto& slot : points_) {
+    std::string state = slot->point->selector().save_state();
+    if (!state.empty()) store->save_state(point_key(*this, *slot), slot->config.text, std::move(state));
+  }
+}
+
 std::string LoopRecord::selector_state(std::int64_t n, int p) const {
   std::lock_guard lock(mutex_);
   const int bucket = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
@@ -383,8 +485,19 @@ PointSlot& LoopRecord::point_for(const SelectorConfig& config, std::int64_t n, i
   for (unsigned char c : name_) seed = (seed ^ c) * 1099511628211ULL;
   seed ^= static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
   std::string point_name = name_ + "#" + std::to_string(bucket) + "/" + std::to_string(p);
-  auto selector = make_selector(config, arms, seed, nullptr, point_name);
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    if (i > 0) slot->portfolio += ',';
+    slot->portfolio += arms[i].label();
+  }
+  Recording& rec = recording();
+  auto selector = make_selector(config, arms, seed, &rec.logs, point_name);
   slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
+  // Warm start: resume from what an earlier run of this program learned here.
+  if (Store* store = rec.store()) {
+    if (auto state = store->load_state(point_key(*this, *slot), config.text)) {
+      slot->point->selector().load_state(*state);
+    }
+  }
   points_.push_back(std::move(slot));
   return *points_.back();
 }

@@ -29,6 +29,7 @@ struct PointSlot {
   int bucket = 0;
   int p = 0;
   SelectorConfig config;
+  std::string portfolio;  ///< arm labels, comma separated (the store's key)
   std::unique_ptr<DecisionPoint> point;
   /// An instance carrying out a decision has not closed yet. Another
   /// instance of the same point (the loop called from two threads at once)
@@ -134,6 +135,8 @@ class LoopRecord {
   [[nodiscard]] LoopMemory memory() const;
   /// The selector state of this loop's decision point for (N, P), empty if none.
   [[nodiscard]] std::string selector_state(std::int64_t n, int p) const;
+  /// Hands every decision point's selector state to the store (at exit).
+  void save_states() const;
 
  private:
   friend class Instance;

@@ -1,0 +1,56 @@
+#pragma once
+/// @file
+/// The one thread that writes what autosched records (store history, traces,
+/// selector logs and snapshots), so that no loop ever waits for a disk.
+///
+/// Instances post fixed-size rows into a preallocated ring: no allocation,
+/// one short lock. Rare work (snapshots, log lines) is posted as tasks. The
+/// thread drains in batches; a full ring makes the poster wait rather than
+/// drop a result. shutdown() drains everything and stops the thread; it runs
+/// at exit (registered by whoever starts the writer).
+
+#include <autosched/store/instance_row.hpp>
+
+#include <functional>
+#include <memory>
+#include <span>
+
+namespace autosched {
+
+/// Where drained rows go.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  virtual void write(std::span<const InstanceRow> rows) = 0;
+  virtual void flush() {}
+  /// The writer is shutting down: complete the output (e.g. end a JSON array).
+  virtual void close() {}
+};
+
+class BackgroundWriter {
+ public:
+  /// The process's writer; started on first use.
+  static BackgroundWriter& instance();
+
+  /// Adds a sink (before rows are posted; sinks live as long as the process).
+  void add_sink(RowSink* sink);
+  [[nodiscard]] bool has_sinks() const noexcept;
+
+  void post(const InstanceRow& row);
+  void post_task(std::function<void()> task);
+
+  /// Waits until everything posted so far is written.
+  void drain();
+  /// Drains and stops the thread; later posts are written synchronously.
+  void shutdown();
+
+  BackgroundWriter(const BackgroundWriter&) = delete;
+  BackgroundWriter& operator=(const BackgroundWriter&) = delete;
+
+ private:
+  BackgroundWriter();
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace autosched

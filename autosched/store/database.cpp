@@ -1,0 +1,380 @@
+#include <autosched/store/database.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/select/arm.hpp>
+
+#include <sqlite3.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+namespace autosched {
+
+namespace {
+
+constexpr int application_id = 0x61757473;  // "auts"
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
+      detail::throw_error(std::string("store: ") + sqlite3_errmsg(db) + " in: " + sql);
+    }
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(stmt_, i, v)); }
+  Statement& bind(int i, double v) { return check(sqlite3_bind_double(stmt_, i, v)); }
+  Statement& bind(int i, const std::string& v) {
+    return check(sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+  }
+  /// True while a row is available.
+  bool step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    detail::throw_error(std::string("store: ") + sqlite3_errmsg(db_));
+  }
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  std::int64_t integer(int col) { return sqlite3_column_int64(stmt_, col); }
+  double real(int col) { return sqlite3_column_double(stmt_, col); }
+  std::string text(int col) {
+    const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+    return t != nullptr ? std::string(t) : std::string();
+  }
+
+ private:
+  Statement& check(int rc) {
+    if (rc != SQLITE_OK) detail::throw_error(std::string("store: ") + sqlite3_errmsg(db_));
+    return *this;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+std::string utc_now() {
+  char buf[32];
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+constexpr const char* schema = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, command TEXT, started_at TEXT, pid INTEGER, host TEXT);
+CREATE TABLE IF NOT EXISTS points (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, loop TEXT NOT NULL, bucket INTEGER NOT NULL, p INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, portfolio TEXT NOT NULL, UNIQUE (loop, bucket, p, fingerprint, portfolio));
+CREATE TABLE IF NOT EXISTS history (
+  id INTEGER PRIMARY KEY, point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, run INTEGER,
+  instance INTEGER, arm TEXT, n INTEGER, p INTEGER, time_ns REAL, lib REAL, percent_imbalance REAL, cov REAL,
+  stddev REAL, skewness REAL, kurtosis REAL, selector TEXT, selector_ns REAL, explored INTEGER, cut_short INTEGER);
+CREATE INDEX IF NOT EXISTS history_point ON history (point);
+CREATE TABLE IF NOT EXISTS states (
+  point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, selector TEXT NOT NULL, state TEXT NOT NULL,
+  run INTEGER, updated_at TEXT, PRIMARY KEY (point, selector));
+)sql";
+
+}  // namespace
+
+Database::Database(const std::string& path) : path_(path) { open_checked(); }
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+void Database::exec(const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string m = message != nullptr ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    detail::throw_error("store " + path_ + ": " + m);
+  }
+}
+
+void Database::open_checked() {
+  namespace fs = std::filesystem;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string problem;
+    if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        nullptr) != SQLITE_OK) {
+      const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      detail::throw_error("store: cannot open " + path_ + ": " + m);
+    }
+    sqlite3_busy_timeout(db_, 10000);  // other processes (MPI ranks) may be writing
+    try {
+      Statement id(db_, "PRAGMA application_id");
+      id.step();
+      const std::int64_t app = id.integer(0);
+      Statement version(db_, "PRAGMA user_version");
+      version.step();
+      const std::int64_t v = version.integer(0);
+      Statement tables(db_, "SELECT count(*) FROM sqlite_master");
+      tables.step();
+      const std::int64_t count = tables.integer(0);
+      std::error_code ec;
+      const auto size = fs::file_size(path_, ec);
+      if (!ec && size < (std::uintmax_t{16} << 20)) {  // small enough to check every page
+        Statement check(db_, "PRAGMA quick_check(1)");
+        if (check.step() && check.text(0) != "ok") problem = "is corrupt (" + check.text(0) + ")";
+      }
+      if (problem.empty()) {
+        if (app == 0 && count == 0) {
+          exec("BEGIN IMMEDIATE");  // another process may be creating it too
+          exec(schema);
+          exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
+          exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+          exec("COMMIT");
+        } else if (app != application_id) {
+          problem = "belongs to another application (application_id " + std::to_string(app) + ")";
+        } else if (v > schema_version) {
+          problem = "was written by a newer autosched (schema " + std::to_string(v) + ", this one reads " +
+                    std::to_string(schema_version) + ")";
+        }
+      }
+      if (problem.empty()) {
+        sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);  // a busy peer may keep it as is
+        exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+        return;
+      }
+    } catch (const Error& e) {
+      problem = std::string("is unreadable (") + e.what() + ")";
+    }
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    // Keep the file for inspection, under a name that says why it was set aside.
+    char stamp[32];
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    const std::string aside = path_ + ".unusable-" + stamp + "-" + std::to_string(getpid());
+    std::error_code ec;
+    fs::rename(path_, aside, ec);
+    fs::remove(path_ + "-wal", ec);
+    fs::remove(path_ + "-shm", ec);
+    detail::warn("store " + path_ + " " + problem + "; moved it to " + aside + " and started a new one");
+  }
+  detail::throw_error("store: cannot create a usable store at " + path_);
+}
+
+std::int64_t Database::begin_run(const std::string& fingerprint, const std::string& command) {
+  std::lock_guard lock(mutex_);
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  Statement s(db_, "INSERT INTO runs (fingerprint, command, started_at, pid, host) VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, fingerprint).bind(2, command).bind(3, utc_now()).bind(4, std::int64_t{getpid()}).bind(5, std::string(host));
+  s.step();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::int64_t Database::point_id(const PointKey& key) {
+  Statement find(db_,
+                 "SELECT id FROM points WHERE loop = ? AND bucket = ? AND p = ? AND fingerprint = ? AND portfolio = ?");
+  find.bind(1, key.loop)
+      .bind(2, std::int64_t{key.bucket})
+      .bind(3, std::int64_t{key.p})
+      .bind(4, key.fingerprint)
+      .bind(5, key.portfolio);
+  if (find.step()) return find.integer(0);
+  Statement add(
+      db_, "INSERT OR IGNORE INTO points (name, loop, bucket, p, fingerprint, portfolio) VALUES (?, ?, ?, ?, ?, ?)");
+  add.bind(1, key.name)
+      .bind(2, key.loop)
+      .bind(3, std::int64_t{key.bucket})
+      .bind(4, std::int64_t{key.p})
+      .bind(5, key.fingerprint)
+      .bind(6, key.portfolio);
+  add.step();
+  find.reset();
+  find.bind(1, key.loop)
+      .bind(2, std::int64_t{key.bucket})
+      .bind(3, std::int64_t{key.p})
+      .bind(4, key.fingerprint)
+      .bind(5, key.portfolio);
+  find.step();
+  return find.integer(0);
+}
+
+void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint) {
+  std::lock_guard lock(mutex_);
+  exec("BEGIN IMMEDIATE");
+  try {
+    std::map<std::tuple<std::string, int, int, std::string>, std::int64_t> ids;
+    Statement insert(db_,
+                     "INSERT INTO history (point, run, instance, arm, n, p, time_ns, lib, percent_imbalance, cov, "
+                     "stddev, skewness, kurtosis, selector, selector_ns, explored, cut_short) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const InstanceRow& r : rows) {
+      if (r.portfolio == nullptr || r.failed) continue;  // only decision points; failed instances are partial
+      const auto k = std::make_tuple(std::string(r.loop), r.bucket, r.p, std::string(r.portfolio));
+      auto it = ids.find(k);
+      if (it == ids.end()) {
+        const PointKey key{std::string(r.loop) + "#" + std::to_string(r.bucket) + "/" + std::to_string(r.p),
+                           r.loop,
+                           r.bucket,
+                           r.p,
+                           fingerprint,
+                           r.portfolio};
+        it = ids.emplace(k, point_id(key)).first;
+      }
+      const auto id = find_technique(r.technique);
+      const std::string arm = LoopArm{id.value_or(TechniqueId::static_), r.chunk, r.exp_chunk}.label();
+      const LoopMetrics& m = r.metrics;
+      insert.reset();
+      insert.bind(1, it->second)
+          .bind(2, run)
+          .bind(3, static_cast<std::int64_t>(r.instance))
+          .bind(4, arm)
+          .bind(5, r.n)
+          .bind(6, std::int64_t{r.p})
+          .bind(7, m.loop_time_ns)
+          .bind(8, m.lib)
+          .bind(9, m.percent_imbalance)
+          .bind(10, m.cov)
+          .bind(11, m.stddev)
+          .bind(12, m.skewness)
+          .bind(13, m.kurtosis)
+          .bind(14, std::string(r.selector))
+          .bind(15, r.selector_ns)
+          .bind(16, std::int64_t{r.explored})
+          .bind(17, std::int64_t{r.cut_short});
+      insert.step();
+    }
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Database::save_state(const PointKey& point, const std::string& selector, const std::string& state,
+                          std::int64_t run) {
+  std::lock_guard lock(mutex_);
+  const std::int64_t id = point_id(point);
+  Statement s(db_,
+              "INSERT INTO states (point, selector, state, run, updated_at) VALUES (?, ?, ?, ?, ?) "
+              "ON CONFLICT (point, selector) DO UPDATE SET state = excluded.state, run = excluded.run, "
+              "updated_at = excluded.updated_at");
+  s.bind(1, id).bind(2, selector).bind(3, state).bind(4, run).bind(5, utc_now());
+  s.step();
+}
+
+std::optional<std::string> Database::load_state(const PointKey& point, const std::string& selector) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_,
+              "SELECT s.state FROM states s JOIN points p ON s.point = p.id WHERE p.loop = ? AND p.bucket = ? "
+              "AND p.p = ? AND p.fingerprint = ? AND p.portfolio = ? AND s.selector = ?");
+  s.bind(1, point.loop)
+      .bind(2, std::int64_t{point.bucket})
+      .bind(3, std::int64_t{point.p})
+      .bind(4, point.fingerprint)
+      .bind(5, point.portfolio)
+      .bind(6, selector);
+  if (s.step()) return s.text(0);
+  return std::nullopt;
+}
+
+std::vector<Database::PointSummary> Database::points() {
+  std::lock_guard lock(mutex_);
+  std::vector<PointSummary> out;
+  Statement s(db_,
+              "SELECT p.id, p.name, p.loop, p.fingerprint, p.portfolio, p.bucket, p.p, count(h.id), "
+              "coalesce(sum(h.explored), 0) FROM points p LEFT JOIN history h ON h.point = p.id "
+              "GROUP BY p.id ORDER BY p.loop, p.bucket, p.p");
+  while (s.step()) {
+    PointSummary ps;
+    ps.id = s.integer(0);
+    ps.name = s.text(1);
+    ps.loop = s.text(2);
+    ps.fingerprint = s.text(3);
+    ps.portfolio = s.text(4);
+    ps.bucket = static_cast<int>(s.integer(5));
+    ps.p = static_cast<int>(s.integer(6));
+    ps.instances = s.integer(7);
+    ps.explored = s.integer(8);
+    out.push_back(std::move(ps));
+  }
+  for (PointSummary& ps : out) {
+    Statement best(db_,
+                   "SELECT arm, avg(time_ns) FROM history WHERE point = ? AND cut_short = 0 GROUP BY arm "
+                   "ORDER BY avg(time_ns) LIMIT 1");
+    best.bind(1, ps.id);
+    if (best.step()) {
+      ps.best_arm = best.text(0);
+      ps.best_mean_ns = best.real(1);
+    }
+    Statement states(db_, "SELECT selector FROM states WHERE point = ? ORDER BY selector");
+    states.bind(1, ps.id);
+    while (states.step()) ps.selectors.push_back(states.text(0));
+  }
+  return out;
+}
+
+std::vector<Database::ArmSummary> Database::arms(std::int64_t point) {
+  std::lock_guard lock(mutex_);
+  std::vector<ArmSummary> out;
+  Statement s(db_,
+              "SELECT arm, count(*), avg(time_ns), min(time_ns), avg(lib) FROM history WHERE point = ? AND "
+              "cut_short = 0 GROUP BY arm ORDER BY avg(time_ns)");
+  s.bind(1, point);
+  while (s.step()) out.push_back({s.text(0), s.integer(1), s.real(2), s.real(3), s.real(4)});
+  return out;
+}
+
+std::string Database::export_csv() {
+  std::lock_guard lock(mutex_);
+  std::string out =
+      "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
+      "kurtosis,selector,selector_ns,explored,cut_short\n";
+  Statement s(db_,
+              "SELECT p.loop, p.bucket, p.p, p.fingerprint, h.run, h.instance, h.arm, h.n, h.p, h.time_ns, h.lib, "
+              "h.percent_imbalance, h.cov, h.stddev, h.skewness, h.kurtosis, h.selector, h.selector_ns, h.explored, "
+              "h.cut_short FROM history h JOIN points p ON h.point = p.id ORDER BY h.id");
+  auto quoted = [](const std::string& v) {
+    std::string q = "\"";
+    for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  char buf[512];
+  while (s.step()) {
+    std::snprintf(buf, sizeof buf, ",%lld,%lld,%s,%lld,%lld,%s,%lld,%lld,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,",
+                  static_cast<long long>(s.integer(1)), static_cast<long long>(s.integer(2)), s.text(3).c_str(),
+                  static_cast<long long>(s.integer(4)), static_cast<long long>(s.integer(5)), s.text(6).c_str(),
+                  static_cast<long long>(s.integer(7)), static_cast<long long>(s.integer(8)), s.real(9), s.real(10),
+                  s.real(11), s.real(12), s.real(13), s.real(14), s.real(15));
+    out += quoted(s.text(0)) + buf + s.text(16);
+    std::snprintf(buf, sizeof buf, ",%.0f,%lld,%lld\n", s.real(17), static_cast<long long>(s.integer(18)),
+                  static_cast<long long>(s.integer(19)));
+    out += buf;
+  }
+  return out;
+}
+
+int Database::forget(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "DELETE FROM points WHERE name = ? OR loop = ?");
+  s.bind(1, name).bind(2, name);
+  s.step();
+  return sqlite3_changes(db_);
+}
+
+std::int64_t Database::history_rows() {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "SELECT count(*) FROM history");
+  s.step();
+  return s.integer(0);
+}
+
+}  // namespace autosched

@@ -1,0 +1,92 @@
+#pragma once
+/// @file
+/// The SQLite file behind the store: one file, WAL journal, a busy timeout so
+/// that several processes (MPI ranks) can write at once, and a schema checked
+/// on open. A file that is corrupt, belongs to another application or was
+/// written by a newer autosched is moved aside (renamed with the reason and
+/// a timestamp) with a warning, and a fresh one is created: the application
+/// runs on. One connection, used under its own lock.
+
+#include <autosched/store/instance_row.hpp>
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace autosched {
+
+/// What identifies a decision point across runs.
+struct PointKey {
+  std::string name;  ///< "<loop>#<bucket>/<p>"
+  std::string loop;
+  int bucket = 0;  ///< ⌊log2 N⌋ + 1
+  int p = 0;
+  std::string fingerprint;
+  std::string portfolio;  ///< arm labels, comma separated
+};
+
+class Database {
+ public:
+  /// Schema version written by this autosched.
+  static constexpr int schema_version = 1;
+
+  /// Opens or creates the store at `path` (its directory must exist).
+  /// Throws autosched::Error when not even a fresh file can be created.
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+
+  /// Registers this process's run; returns its id.
+  std::int64_t begin_run(const std::string& fingerprint, const std::string& command);
+
+  /// Appends instance rows of decision points (one transaction).
+  void insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint);
+
+  /// Keeps `state` as the latest state of `selector` at `point`.
+  void save_state(const PointKey& point, const std::string& selector, const std::string& state, std::int64_t run);
+  /// The latest state of `selector` at `point`, if any.
+  std::optional<std::string> load_state(const PointKey& point, const std::string& selector);
+
+  // Inspection (autosched db …).
+  struct PointSummary {
+    std::int64_t id = 0;
+    std::string name, loop, fingerprint, portfolio;
+    int bucket = 0, p = 0;
+    std::int64_t instances = 0, explored = 0;
+    std::string best_arm;
+    double best_mean_ns = 0;
+    std::vector<std::string> selectors;  ///< with a saved state
+  };
+  std::vector<PointSummary> points();
+  struct ArmSummary {
+    std::string arm;
+    std::int64_t instances = 0;
+    double mean_ns = 0, min_ns = 0, mean_lib = 0;
+  };
+  std::vector<ArmSummary> arms(std::int64_t point);
+  /// Every history row as CSV (header first).
+  std::string export_csv();
+  /// Deletes the history and states of the points whose name or loop equals
+  /// `name`; returns how many points went.
+  int forget(const std::string& name);
+  std::int64_t history_rows();
+
+ private:
+  std::int64_t point_id(const PointKey& key);
+  void open_checked();
+  void exec(const char* sql);
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  std::mutex mutex_;
+};
+
+}  // namespace autosched

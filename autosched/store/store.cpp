@@ -1,0 +1,81 @@
+#include <autosched/store/store.hpp>
+
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/system_info.hpp>
+#include <autosched/core/text.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+namespace autosched {
+
+std::optional<std::string> store_path_from_environment() {
+  if (auto v = environment::get("AUTOSCHED_DB")) {
+    const std::string t = text::lower(text::trim(*v));
+    if (t == "off" || t == "none" || t == "0" || t.empty()) return std::nullopt;
+    return std::string(text::trim(*v));
+  }
+  std::string base;
+  if (auto xdg = environment::get("XDG_CACHE_HOME"); xdg && !xdg->empty()) {
+    base = *xdg;
+  } else if (auto home = environment::get("HOME"); home && !home->empty()) {
+    base = *home + "/.cache";
+  } else {
+    base = "/tmp";
+  }
+  return base + "/autosched/autosched.db";
+}
+
+namespace {
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : raw) c = c == '\0' ? ' ' : c;
+  return std::string(text::trim(raw));
+}
+}  // namespace
+
+Store::Store(const std::string& path)
+    : db_(path), fingerprint_(system_info().fingerprint), run_(db_.begin_run(fingerprint_, command_line())) {}
+
+Store* Store::instance() {
+  static Store* store = []() -> Store* {
+    const auto path = store_path_from_environment();
+    if (!path) return nullptr;
+    try {
+      const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
+      if (!dir.empty()) std::filesystem::create_directories(dir);
+      auto* s = new Store(*path);  // lives as long as the process: the writer uses it at exit
+      BackgroundWriter::instance().add_sink(s);
+      return s;
+    } catch (const std::exception& e) {
+      detail::warn(std::string("the store is off for this run: ") + e.what() +
+                   " (set AUTOSCHED_DB to a writable path, or off)");
+      return nullptr;
+    }
+  }();
+  return store;
+}
+
+std::optional<std::string> Store::load_state(const PointKey& point, const std::string& selector) {
+  PointKey key = point;
+  key.fingerprint = fingerprint_;
+  try {
+    return db_.load_state(key, selector);
+  } catch (const Error& e) {
+    detail::warn(std::string("could not read a selector state; starting fresh: ") + e.what());
+    return std::nullopt;
+  }
+}
+
+void Store::save_state(PointKey point, std::string selector, std::string state) {
+  point.fingerprint = fingerprint_;
+  BackgroundWriter::instance().post_task([this, point = std::move(point), selector = std::move(selector),
+                                          state = std::move(state)] { db_.save_state(point, selector, state, run_); });
+}
+
+void Store::write(std::span<const InstanceRow> rows) { db_.insert_history(rows, run_, fingerprint_); }
+
+}  // namespace autosched

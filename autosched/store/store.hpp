@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// autosched's memory across runs. One SQLite file, from AUTOSCHED_DB:
+///   a path            use (create) that file
+///   off, none, 0      keep nothing
+///   unset             $XDG_CACHE_HOME/autosched/autosched.db (~/.cache/… without it)
+/// It keeps each run, the history of every decision point (one row per
+/// instance, written by the background writer, never on the hot path), and
+/// the latest state of each point's selector, keyed by loop, size class,
+/// team size, system fingerprint and portfolio. A decision point created
+/// where a state exists resumes from it: the second run of a program does not
+/// explore again. A store that cannot be used is reported once and the
+/// program runs on without it.
+
+#include <autosched/store/background_writer.hpp>
+#include <autosched/store/database.hpp>
+
+#include <optional>
+#include <string>
+
+namespace autosched {
+
+/// The store path AUTOSCHED_DB asks for; nullopt when it is off.
+std::optional<std::string> store_path_from_environment();
+
+class Store final : public RowSink {
+ public:
+  /// The process's store, opened on first use (and added to the background
+  /// writer's sinks); nullptr when off or unusable (warned once).
+  static Store* instance();
+
+  /// The latest state of `selector` at `point`; synchronous (once per point).
+  std::optional<std::string> load_state(const PointKey& point, const std::string& selector);
+  /// Keeps `state` as the latest state (written by the background writer).
+  void save_state(PointKey point, std::string selector, std::string state);
+
+  void write(std::span<const InstanceRow> rows) override;
+
+  [[nodiscard]] Database& database() noexcept { return db_; }
+  [[nodiscard]] std::int64_t run() const noexcept { return run_; }
+
+ private:
+  explicit Store(const std::string& path);
+  Database db_;
+  std::string fingerprint_;
+  std::int64_t run_ = 0;
+};
+
+}  // namespace autosched

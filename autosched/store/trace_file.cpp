@@ -1,0 +1,91 @@
+#include <autosched/store/trace_file.hpp>
+
+#include <autosched/core/error.hpp>
+
+#include <cinttypes>
+
+namespace autosched {
+
+namespace {
+std::string csv_quoted(const char* s) {
+  std::string q = "\"";
+  for (const char* c = s; *c != '\0'; ++c) q += *c == '"' ? std::string("\"\"") : std::string(1, *c);
+  return q + "\"";
+}
+std::string json_quoted(const char* s) {
+  std::string q = "\"";
+  for (const char* c = s; *c != '\0'; ++c) {
+    if (*c == '"' || *c == '\\') q += '\\';
+    q += *c;
+  }
+  return q + "\"";
+}
+}  // namespace
+
+TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
+  json_ = path_.size() >= 5 && path_.compare(path_.size() - 5, 5, ".json") == 0;
+  file_ = std::fopen(path_.c_str(), "w");
+  if (file_ == nullptr) detail::throw_error("AUTOSCHED_TRACE=" + path_ + ": cannot write this file");
+  if (json_) {
+    std::fputs("[\n", file_);
+  } else {
+    std::fputs(
+        "loop,instance,selector,explored,technique,chunk,exp_chunk,n,p,loop_time_ns,lib,percent_imbalance,cov,"
+        "stddev,skewness,kurtosis,selector_ns,cut_short,failed\n",
+        file_);
+  }
+}
+
+void TraceFile::write(std::span<const InstanceRow> rows) {
+  for (const InstanceRow& r : rows) {
+    const LoopMetrics& m = r.metrics;
+    if (json_) {
+      std::fprintf(file_,
+                   "%s{\"loop\": %s, \"instance\": %" PRIu64
+                   ", \"selector\": %s, \"explored\": %s, "
+                   "\"technique\": \"%s\", \"chunk\": %" PRId64 ", \"exp_chunk\": %s, \"n\": %" PRId64
+                   ", \"p\": %d, \"loop_time_ns\": %.0f, \"lib\": %.4f, \"percent_imbalance\": %.4f, \"cov\": %.6f, "
+                   "\"stddev\": %.1f, \"skewness\": %.6f, \"kurtosis\": %.6f, \"selector_ns\": %.0f, "
+                   "\"cut_short\": %s, \"failed\": %s}",
+                   first_ ? "" : ",\n", json_quoted(r.loop).c_str(), r.instance, json_quoted(r.selector).c_str(),
+                   r.explored ? "true" : "false", r.technique, r.chunk, r.exp_chunk ? "true" : "false", r.n, r.p,
+                   m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness, m.kurtosis, r.selector_ns,
+                   r.cut_short ? "true" : "false", r.failed ? "true" : "false");
+      first_ = false;
+    } else {
+      std::fprintf(file_,
+                   "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64
+                   ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%d,%d\n",
+                   csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
+                   r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev,
+                   m.skewness, m.kurtosis, r.selector_ns, r.cut_short ? 1 : 0, r.failed ? 1 : 0);
+    }
+  }
+}
+
+void TraceFile::write_threads(const std::string& loop, std::uint64_t instance, const std::vector<ThreadStats>& threads,
+                              std::int64_t start_ns) {
+  if (threads_ == nullptr) {
+    threads_ = std::fopen((path_ + ".threads.csv").c_str(), "w");
+    if (threads_ == nullptr) return;
+    std::fputs("loop,instance,thread,start_ns,finish_ns,busy_ns,chunks,iterations\n", threads_);
+  }
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    const ThreadStats& s = threads[t];
+    std::fprintf(threads_, "%s,%" PRIu64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+                 csv_quoted(loop.c_str()).c_str(), instance, t, s.start_ns - start_ns, s.finish_ns - start_ns,
+                 s.busy_ns, s.chunks, s.iterations);
+  }
+}
+
+void TraceFile::flush() {
+  std::fflush(file_);
+  if (threads_ != nullptr) std::fflush(threads_);
+}
+
+void TraceFile::close() {
+  if (json_) std::fputs("\n]\n", file_);
+  flush();
+}
+
+}  // namespace autosched
