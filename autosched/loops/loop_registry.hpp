@@ -22,4 +22,10 @@ std::string call_site_id(const SourceLocation& where);
 /// Ids of every loop run so far, sorted.
 std::vector<std::string> loop_ids();
 
+/// Saves every decision point's selector state and waits until everything
+/// recorded so far (store history, traces, selector logs) is written.
+/// autosched does this at exit by itself; call it to read a trace while the
+/// program runs, or before a fork or an abrupt exit (_exit, MPI_Abort).
+void flush_records();
+
 }  // namespace autosched

@@ -20,6 +20,7 @@
 #include <bit>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <shared_mutex>
@@ -119,16 +120,26 @@ Recording& recording() {
   return *r;
 }
 
-void finish_recording() {
-  if (!recording().active()) return;  // nothing was written: no writer thread to stop
+void save_all_states() {
   for (const std::string& id : registry().ids()) {
     if (LoopRecord* record = registry().find(id)) record->save_states();
   }
+}
+
+void finish_recording() {
+  if (!recording().active()) return;  // nothing was written: no writer thread to stop
+  save_all_states();
   BackgroundWriter::instance().shutdown();
 }
 
 PointKey point_key(const LoopRecord& record, const PointSlot& slot) {
   return {slot.point->name(), record.name(), slot.bucket, slot.p, {}, slot.portfolio};
+}
+
+void flush_recording() {
+  if (!recording().active()) return;
+  save_all_states();
+  BackgroundWriter::instance().drain();
 }
 
 }  // namespace
@@ -374,6 +385,7 @@ void LoopRecord::close(Instance& inst) noexcept {
   r.start_ns = inst.start_ns_;
   r.selection_ns = 0;
   r.failed = failed;
+  r.reward = std::numeric_limits<double>::quiet_NaN();
   r.threads.resize(static_cast<std::size_t>(inst.p_));
   for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
   r.metrics = compute_metrics(r.threads, inst.start_ns_);
@@ -384,6 +396,7 @@ void LoopRecord::close(Instance& inst) noexcept {
     if (!failed) {
       inst.slot_->point->observe(inst.decision_, Outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_});
       r.selection_ns = inst.slot_->point->last_cost_ns();
+      r.reward = inst.slot_->point->selector().last_reward();
     }
     inst.slot_->in_flight = false;
   }
@@ -399,6 +412,7 @@ void LoopRecord::close(Instance& inst) noexcept {
   row.p = r.p;
   row.metrics = r.metrics;
   row.selector_ns = r.selection_ns;
+  row.reward = r.reward;
   row.selector = inst.selector_.empty() ? "" : inst.selector_.data();
   row.explored = r.explored;
   row.cut_short = r.cut_short;
@@ -628,5 +642,7 @@ std::string call_site_id(const SourceLocation& where) {
 }
 
 std::vector<std::string> loop_ids() { return detail::registry().ids(); }
+
+void flush_records() { detail::flush_recording(); }
 
 }  // namespace autosched

@@ -9,6 +9,7 @@
 #include <autosched/measure/thread_stats.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct InstanceRecord {
   bool explored = false;       ///< the selector was trying an arm, not using its best
   bool cut_short = false;      ///< a guarded trial overran its budget and the fallback finished
   bool failed = false;         ///< the body threw; metrics cover the work done until then
+  /// The reward the selector derived from this instance (RL agents); NaN when
+  /// the selector compares loop times directly or the schedule is fixed.
+  double reward = std::numeric_limits<double>::quiet_NaN();
   LoopMetrics metrics;
   std::vector<ThreadStats> threads;
 

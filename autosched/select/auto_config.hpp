@@ -24,7 +24,22 @@ struct AutoConfig {
   /// reference is the best arm's mean once it has `settle` samples.
   double change_slack = 0.5;
   double change_threshold = 5.0;
+  /// Each sample adds at most `change_cap`·σ to the test: loop times are
+  /// heavy-tailed (a preempted instance is 10σ off), and one such sample
+  /// must not re-open exploration; three in a row, or a sustained shift, do.
+  double change_cap = 2.0;
   int settle = 16;
+  /// The first `warmup` instances of a decision point in a process pay for
+  /// thread creation, first-touch page faults and cold caches, whatever the
+  /// arm: they are not learned from, and a sweep trial among them is repeated.
+  int warmup = 1;
+  /// Once an arm has two samples, a loop time above `clip` × its mean counts
+  /// as `clip` × its mean: one preempted instance (an oversubscribed node, a
+  /// daemon waking up) moves the estimate a little, not by orders of
+  /// magnitude, while a real slowdown still raises it step by step and trips
+  /// the change test. A loop time below 1/`clip` of an arm's mean replaces
+  /// its samples: they were inflated (a cold start) or the loop became faster.
+  double clip = 4.0;
   std::uint64_t seed = 0x5eed;
   friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };

@@ -9,7 +9,10 @@
 namespace autosched {
 
 AutoSelector::AutoSelector(int arms, AutoConfig config)
-    : arms_(static_cast<std::size_t>(std::max(1, arms))), config_(config), rng_(config.seed) {
+    : arms_(static_cast<std::size_t>(std::max(1, arms))),
+      config_(config),
+      rng_(config.seed),
+      warmup_left_(std::max(0, config.warmup)) {
   queue_.resize(arms_.size());
   std::iota(queue_.begin(), queue_.end(), 0);
 }
@@ -18,16 +21,17 @@ int AutoSelector::best_arm() const {
   int best = -1;
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     const ArmState& a = arms_[static_cast<std::size_t>(i)];
-    if (a.retired || a.count == 0) continue;
-    if (best < 0 || a.mean < arms_[static_cast<std::size_t>(best)].mean) best = i;
+    if (a.retired || a.all.count == 0) continue;
+    if (best < 0 || a.all.mean < arms_[static_cast<std::size_t>(best)].all.mean) best = i;
   }
   return best;
 }
 
-double AutoSelector::relative_spread() const {
+double AutoSelector::relative_spread(bool session_only) const {
   double sum = 0;
   long dof = 0;
-  for (const ArmState& a : arms_) {
+  for (const ArmState& arm : arms_) {
+    const Moments& a = session_only ? arm.session : arm.all;
     if (a.count >= 2 && a.mean > 0) {
       sum += a.m2 / (a.mean * a.mean);  // (n−1) · relative variance
       dof += a.count - 1;
@@ -41,7 +45,7 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
   Decision d{arm, 0, -1, exploring};
   const int best = best_arm();
   if (best >= 0 && best != arm) {
-    d.budget_ns = config_.guard * arms_[static_cast<std::size_t>(best)].mean;
+    d.budget_ns = config_.guard * arms_[static_cast<std::size_t>(best)].all.mean;
     d.fallback = best;
   }
   return d;
@@ -49,9 +53,24 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
 
 Decision AutoSelector::choose(const Context&) {
   while (queue_next_ < queue_.size() && arms_[static_cast<std::size_t>(queue_[queue_next_])].retired) ++queue_next_;
-  if (queue_next_ < queue_.size()) return guarded(queue_[queue_next_++], true);
+  last_from_sweep_ = queue_next_ < queue_.size();
+  if (last_from_sweep_) return guarded(queue_[queue_next_++], true);
+  if (recheck_first_) {
+    // The sweep's first trial ran right after the warm-up, often still cold
+    // (page faults, caches, frequency ramp): try that arm once more, so that
+    // a cold sample cannot bury it.
+    recheck_first_ = false;
+    const int first = queue_.front();
+    if (arms_.size() > 1 && !arms_[static_cast<std::size_t>(first)].retired) return guarded(first, true);
+  }
 
   const int best = best_arm();
+  if (resumed_ && best >= 0) {
+    // The first instance after a warm start exploits what the last run
+    // learned; sampling resumes from the second.
+    resumed_ = false;
+    return guarded(best, false);
+  }
   if (best < 0) {  // every arm retired (the loop changed under us): start over
     reopen();
     return choose(Context{});
@@ -63,8 +82,8 @@ Decision AutoSelector::choose(const Context&) {
   double lowest = std::numeric_limits<double>::infinity();
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     const ArmState& a = arms_[static_cast<std::size_t>(i)];
-    if (a.retired || a.count == 0) continue;
-    const double draw = a.mean * (1.0 + s * z(rng_) / std::sqrt(static_cast<double>(a.count)));
+    if (a.retired || a.all.count == 0) continue;
+    const double draw = a.all.mean * (1.0 + s * z(rng_) / std::sqrt(static_cast<double>(a.all.count)));
     if (draw < lowest) {
       lowest = draw;
       pick = i;
@@ -79,8 +98,8 @@ void AutoSelector::reopen() {
   // order, so the sweep meets the likely-good arms first and its guards
   // tighten early.
   for (ArmState& a : arms_) {
-    const double prior = a.count > 0 && !a.retired ? a.mean : std::numeric_limits<double>::infinity();
-    a = ArmState{0, 0, 0, false, prior};
+    const double prior = a.all.count > 0 && !a.retired ? a.all.mean : std::numeric_limits<double>::infinity();
+    a = ArmState{{}, {}, false, prior};
   }
   std::stable_sort(queue_.begin(), queue_.end(), [&](int x, int y) {
     return arms_[static_cast<std::size_t>(x)].prior < arms_[static_cast<std::size_t>(y)].prior;
@@ -92,24 +111,40 @@ void AutoSelector::reopen() {
 
 void AutoSelector::observe(const Decision& d, const Outcome& o) {
   ArmState& a = arms_[static_cast<std::size_t>(d.arm)];
+  if (warmup_left_ > 0) {
+    --warmup_left_;
+    if (last_from_sweep_) --queue_next_;  // the trial said nothing about the arm: run it again
+    return;
+  }
   if (o.cut_short) {
     a.retired = true;  // at least guard × slower than the best: not worth more samples
     return;
   }
-  ++a.count;
-  const double delta = o.time_ns - a.mean;
-  a.mean += delta / static_cast<double>(a.count);
-  a.m2 += delta * (o.time_ns - a.mean);
+  double time = o.time_ns;
+  if (a.all.count >= 1 && config_.clip > 0 && time * config_.clip < a.all.mean) {
+    // Far below everything seen: the earlier samples were inflated (a cold
+    // start, a preempted run) or the loop became much faster; either way they
+    // no longer describe the arm.
+    a.all = a.session = Moments{};
+    if (watched_ == d.arm) watched_ = -1;
+  }
+  if (a.session.count >= 2 && config_.clip > 0) {
+    const double limit = std::min(config_.clip, std::max(1.5, 1.0 + 3.0 * relative_spread(true)));
+    time = std::min(time, limit * a.session.mean);
+  }
+  a.all.add(time);
+  a.session.add(time);
 
-  // Change detection watches the best arm once it has settled.
-  if (watched_ < 0 && d.arm == best_arm() && a.count >= config_.settle) {
+  // Change detection watches the best arm once it has settled in this run.
+  if (watched_ < 0 && d.arm == best_arm() && a.session.count >= config_.settle) {
     watched_ = d.arm;
-    reference_ = a.mean;
-    spread_ = relative_spread();
+    reference_ = a.session.mean;
+    spread_ = relative_spread(true);
     excess_ = 0;
   }
   if (d.arm != watched_) return;
-  excess_ = std::max(0.0, excess_ + (o.time_ns / reference_ - 1.0) / spread_ - config_.change_slack);
+  const double z = std::min((time / reference_ - 1.0) / spread_, config_.change_cap);
+  excess_ = std::max(0.0, excess_ + z - config_.change_slack);
   if (excess_ > config_.change_threshold) reopen();
 }
 
@@ -118,7 +153,9 @@ std::string AutoSelector::save_state() const {
   std::ostringstream out;
   out.precision(17);
   out << "auto3 " << arms_.size();
-  for (const ArmState& a : arms_) out << ' ' << a.count << ' ' << a.mean << ' ' << a.m2 << ' ' << a.retired;
+  for (const ArmState& a : arms_) {
+    out << ' ' << a.all.count << ' ' << a.all.mean << ' ' << a.all.m2 << ' ' << a.retired;
+  }
   return out.str();
 }
 
@@ -130,13 +167,15 @@ bool AutoSelector::load_state(std::string_view state) {
   std::vector<ArmState> loaded(arms);
   bool any = false;
   for (ArmState& a : loaded) {
-    in >> a.count >> a.mean >> a.m2 >> a.retired;
-    any = any || (a.count > 0 && !a.retired);
+    in >> a.all.count >> a.all.mean >> a.all.m2 >> a.retired;
+    any = any || (a.all.count > 0 && !a.retired);
   }
   if (!in || !any) return false;
   arms_ = std::move(loaded);
   queue_next_ = queue_.size();  // no sweep: the stored samples stand in for it
   watched_ = -1;
+  resumed_ = true;
+  recheck_first_ = false;
   return true;
 }
 

@@ -2,7 +2,10 @@
 /// @file
 /// autosched's selector, `auto`, the default. Built to be cheaper to learn and
 /// closer to the per-step optimum than the published selectors:
-///   1. Sweep: try every arm once, guarded. From the second trial on a trial
+///   0. Warm-up: the first instance in a process (thread creation, page
+///      faults) is not learned from.
+///   1. Sweep: try every arm once, guarded, then the first one again (its
+///      trial may still have been cold). From the second trial on a trial
 ///      gets a budget of guard × the best mean so far, with the best arm as
 ///      fallback; an arm that overruns is cut short and retired (the runtime
 ///      finishes the instance on the fallback where it can split the work).
@@ -13,12 +16,17 @@
 ///      the lowest draw runs. Clear gaps stop exploration within a few
 ///      instances; near-ties cost little; noisy gaps get the samples they
 ///      need. Picks other than the best-looking arm are guarded too.
+///      Loop times are heavy-tailed, so a sample far above an arm's mean is
+///      winsorized (at max(1.5, 1 + 3σ) × the mean, at most `clip` ×) and one
+///      far below it (under 1/clip) replaces the arm's inflated samples.
 ///   3. Change detection: a Page-Hinkley test on the best arm's excess over
-///      its settled mean, in units of the spread; an alarm forgets the old
+///      its settled mean in this process, in units of the spread, each sample
+///      adding at most change_cap·σ (one outlier is not a change); an alarm forgets the old
 ///      samples (they describe a loop that no longer exists) and sweeps
 ///      again, old favourites first.
 ///   4. Warm start: save_state/load_state carry the arm statistics, so a
-///      second run continues where the first stopped, without a sweep.
+///      second run continues where the first stopped, without a sweep; its
+///      first instance runs the stored best arm.
 
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
@@ -47,15 +55,31 @@ class AutoSelector final : public Selector {
   [[nodiscard]] int changes_detected() const noexcept { return changes_; }
 
  private:
-  struct ArmState {
+  /// Count, mean and sum of squared deviations (Welford).
+  struct Moments {
     long count = 0;
     double mean = 0;
     double m2 = 0;
+    void add(double x) noexcept {
+      ++count;
+      const double delta = x - mean;
+      mean += delta / static_cast<double>(count);
+      m2 += delta * (x - mean);
+    }
+  };
+  struct ArmState {
+    Moments all;  ///< every sample, across runs (saved)
+    /// This process's samples only (not saved): robustness limits and the
+    /// change test compare the loop with itself in this run, so a run that is
+    /// uniformly slower than the one that saved the state (another input, a
+    /// busier node) is neither clipped nor taken for a change.
+    Moments session;
     bool retired = false;
     double prior = 0;  ///< mean before the last change, to order the next sweep
   };
 
-  [[nodiscard]] double relative_spread() const;
+  /// Relative spread pooled over the arms (every sample, or this run's).
+  [[nodiscard]] double relative_spread(bool session_only = false) const;
   [[nodiscard]] Decision guarded(int arm, bool exploring) const;
   void reopen();
 
@@ -69,6 +93,10 @@ class AutoSelector final : public Selector {
   double spread_ = 0;     ///< relative spread when it settled
   double excess_ = 0;     ///< Page-Hinkley statistic, in units of σ
   int changes_ = 0;
+  bool resumed_ = false;          ///< state was loaded: the next choice is the stored best
+  bool last_from_sweep_ = false;  ///< the last choice was a sweep trial
+  bool recheck_first_ = true;     ///< the first sweep's first arm is tried again after it
+  int warmup_left_ = 0;           ///< instances still to ignore (AutoConfig::warmup)
 };
 
 }  // namespace autosched

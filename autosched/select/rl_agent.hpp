@@ -46,6 +46,7 @@ class RlAgent final : public Selector {
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
   [[nodiscard]] std::string summary() const override;
+  [[nodiscard]] double last_reward() const noexcept override { return pending_reward_; }
 
   // Inspection (tests, tools).
   [[nodiscard]] double q(int s, int a) const noexcept { return value(s, a); }

@@ -12,6 +12,8 @@
 ///   noise       0.05                # relative spread of every cost (lognormal)
 ///   workers     8                   # P, for context and chunk arms
 ///   iterations  262144              # N
+///   cold        2 30                # the first 2 instances cost 30× (any arm)
+///   outliers    0.03 8              # 3% of measurements cost 8× (preemption)
 ///   arm static  time 10             lib 30
 ///   arm gss     time 8 -> 14 at 0.5 lib 6       # step change at half time
 ///   arm awf-b   time 12 ~> 7        lib 4       # linear change over the run
@@ -50,6 +52,10 @@ struct Scenario {
   std::string description;
   int steps = 500;
   double noise = 0.05;
+  int cold_steps = 0;  ///< instances at the start of a run that pay a cold start
+  double cold_factor = 1;
+  double outlier_rate = 0;  ///< share of measurements hit by an interruption
+  double outlier_factor = 1;
   int workers = 8;
   std::int64_t iterations = 262144;
   std::vector<ScenarioArm> arms;

@@ -6,6 +6,7 @@
 
 #include <autosched/select/outcome.hpp>
 
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,10 @@ class Selector {
   /// Restores save_state()'s text; false when it does not fit this selector
   /// (other arms, other version), in which case nothing changed.
   virtual bool load_state(std::string_view /*state*/) { return false; }
+
+  /// The reward derived from the last observed outcome, for traces; NaN for
+  /// selectors that compare loop times directly rather than a reward signal.
+  [[nodiscard]] virtual double last_reward() const noexcept { return std::numeric_limits<double>::quiet_NaN(); }
 
   /// One line describing the current state, for traces (e.g. "exploit gss").
   [[nodiscard]] virtual std::string summary() const { return {}; }

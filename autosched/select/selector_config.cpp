@@ -24,7 +24,8 @@ const std::vector<std::string_view> common_keys = {"portfolio", "chunk", "seed"}
 const std::vector<std::string_view> rl_keys = {
     "policy",      "reward",    "init",      "decay",   "greedy",  "band",   "alpha",    "gamma",  "epsilon", "tau",
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
-const std::vector<std::string_view> auto_keys = {"guard", "noise-floor", "change-slack", "change-threshold", "settle"};
+const std::vector<std::string_view> auto_keys = {"guard",      "noise-floor", "change-slack", "change-threshold",
+                                                 "change-cap", "settle",      "warmup",       "clip"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -177,6 +178,12 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.change_threshold = number(1e-6, 1e6);
     } else if (key == "settle") {
       a.settle = static_cast<int>(integer(1, 1000000));
+    } else if (key == "change-cap") {
+      a.change_cap = number(0.01, 1e6);
+    } else if (key == "warmup") {
+      a.warmup = static_cast<int>(integer(0, 1000));
+    } else if (key == "clip") {
+      a.clip = v == "off" ? 0.0 : number(1.5, 1e6);
     } else if (key == "lib-rise") {
       c.lib_rise = number(0, 100);
     } else if (key == "drift") {

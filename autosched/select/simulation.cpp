@@ -87,6 +87,21 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       auto v = words.size() == 2 ? text::to_double(words[1]) : std::nullopt;
       if (!v || *v < 0 || *v > 5) detail::throw_error(where + ": noise expects one number in [0, 5]");
       s.noise = *v;
+    } else if (key == "cold" || key == "outliers") {
+      auto first = words.size() == 3 ? text::to_double(words[1]) : std::nullopt;
+      auto factor = words.size() == 3 ? text::to_double(words[2]) : std::nullopt;
+      const bool cold = key == "cold";
+      if (!first || !factor || *factor < 1 || *first < 0 || (cold ? *first != std::floor(*first) : *first > 1)) {
+        detail::throw_error(where + (cold ? ": cold expects <instances> <factor >= 1>"
+                                          : ": outliers expects <rate in [0, 1]> <factor >= 1>"));
+      }
+      if (cold) {
+        s.cold_steps = static_cast<int>(*first);
+        s.cold_factor = *factor;
+      } else {
+        s.outlier_rate = *first;
+        s.outlier_factor = *factor;
+      }
     } else if (key == "arm") {
       if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>]");
       ScenarioArm a;
@@ -111,7 +126,7 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       s.arms.push_back(a);
     } else {
       detail::throw_error(where + ": unknown key '" + key +
-                          "'; expected name, description, steps, noise, workers, iterations or arm");
+                          "'; expected name, description, steps, noise, cold, outliers, workers, iterations or arm");
     }
   }
   if (s.arms.empty()) detail::throw_error(std::string(origin) + ": a scenario needs at least one arm");
@@ -122,12 +137,15 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
 std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t seed, int steps) {
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 17);
   std::normal_distribution<double> z(0.0, 1.0);
+  std::uniform_real_distribution<double> hit(0.0, 1.0);
   std::vector<std::vector<double>> cost(static_cast<std::size_t>(steps), std::vector<double>(s.arms.size()));
   // Lognormal with mean 1: exp(σZ − σ²/2).
   const double sigma = std::sqrt(std::log(1.0 + s.noise * s.noise));
   for (int t = 0; t < steps; ++t) {
     for (std::size_t a = 0; a < s.arms.size(); ++a) {
       cost[t][a] = s.arms[a].time_ms.value(t, steps) * std::exp(sigma * z(rng) - sigma * sigma / 2);
+      if (t < s.cold_steps) cost[t][a] *= s.cold_factor;
+      if (s.outlier_rate > 0 && hit(rng) < s.outlier_rate) cost[t][a] *= s.outlier_factor;
     }
   }
   return cost;

@@ -5,12 +5,18 @@
 
 #include <sqlite3.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <thread>
 #include <tuple>
+#include <utility>
 
 namespace autosched {
 
@@ -18,11 +24,21 @@ namespace {
 
 constexpr int application_id = 0x61757473;  // "auts"
 
+// The primary SQLite result code of the last failure thrown on this thread,
+// so that opening can tell a damaged file (move it aside) from a busy or
+// unwritable one (keep it, run without the store).
+thread_local int last_failure = SQLITE_OK;
+
+[[noreturn]] void fail(sqlite3* db, int rc, const std::string& context) {
+  last_failure = rc & 0xff;
+  detail::throw_error(context + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+}
+
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
-      detail::throw_error(std::string("store: ") + sqlite3_errmsg(db) + " in: " + sql);
+    if (const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); rc != SQLITE_OK) {
+      fail(db, rc, std::string("store: in ") + sql + ": ");
     }
   }
   ~Statement() { sqlite3_finalize(stmt_); }
@@ -39,7 +55,7 @@ class Statement {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    detail::throw_error(std::string("store: ") + sqlite3_errmsg(db_));
+    fail(db_, rc, "store: ");
   }
   void reset() {
     sqlite3_reset(stmt_);
@@ -47,6 +63,7 @@ class Statement {
   }
   std::int64_t integer(int col) { return sqlite3_column_int64(stmt_, col); }
   double real(int col) { return sqlite3_column_double(stmt_, col); }
+  bool null(int col) { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   std::string text(int col) {
     const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
     return t != nullptr ? std::string(t) : std::string();
@@ -54,7 +71,7 @@ class Statement {
 
  private:
   Statement& check(int rc) {
-    if (rc != SQLITE_OK) detail::throw_error(std::string("store: ") + sqlite3_errmsg(db_));
+    if (rc != SQLITE_OK) fail(db_, rc, "store: ");
     return *this;
   }
   sqlite3* db_;
@@ -79,7 +96,8 @@ CREATE TABLE IF NOT EXISTS points (
 CREATE TABLE IF NOT EXISTS history (
   id INTEGER PRIMARY KEY, point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, run INTEGER,
   instance INTEGER, arm TEXT, n INTEGER, p INTEGER, time_ns REAL, lib REAL, percent_imbalance REAL, cov REAL,
-  stddev REAL, skewness REAL, kurtosis REAL, selector TEXT, selector_ns REAL, explored INTEGER, cut_short INTEGER);
+  stddev REAL, skewness REAL, kurtosis REAL, selector TEXT, selector_ns REAL, reward REAL, explored INTEGER,
+  cut_short INTEGER);
 CREATE INDEX IF NOT EXISTS history_point ON history (point);
 CREATE TABLE IF NOT EXISTS states (
   point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, selector TEXT NOT NULL, state TEXT NOT NULL,
@@ -93,18 +111,85 @@ Database::Database(const std::string& path) : path_(path) { open_checked(); }
 Database::~Database() { sqlite3_close_v2(db_); }
 
 void Database::exec(const char* sql) {
-  char* message = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-    const std::string m = message != nullptr ? message : sqlite3_errmsg(db_);
-    sqlite3_free(message);
-    detail::throw_error("store " + path_ + ": " + m);
+  if (const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); rc != SQLITE_OK) {
+    fail(db_, rc, "store " + path_ + ": ");
   }
 }
 
+namespace {
+
+// What the file says about itself. Every statement is finished before the
+// caller writes: an open read would turn a wait for a writer into a deadlock
+// that SQLite reports as "locked" at once.
+struct Header {
+  std::int64_t application = 0, version = 0, objects = 0;
+  std::string check = "ok";
+};
+
+std::int64_t single_integer(sqlite3* db, const char* sql) {
+  Statement s(db, sql);
+  s.step();
+  return s.integer(0);
+}
+
+Header read_header_now(sqlite3* db, const std::string& path) {
+  Header h;
+  h.application = single_integer(db, "PRAGMA application_id");
+  h.version = single_integer(db, "PRAGMA user_version");
+  h.objects = single_integer(db, "SELECT count(*) FROM sqlite_master");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size < (std::uintmax_t{16} << 20)) {  // small enough to check every page at each start
+    Statement check(db, "PRAGMA quick_check(1)");
+    if (check.step()) h.check = check.text(0);
+  }
+  return h;
+}
+
+/// Reads the header in one read transaction: a peer creating the file
+/// commits either before or after it, never half-way through.
+Header read_header(sqlite3* db, const std::string& path) {
+  if (const int rc = sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr); rc != SQLITE_OK) fail(db, rc, "store: ");
+  try {
+    Header h = read_header_now(db, path);
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    return h;
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+/// The file's identity, to notice that a peer has replaced it.
+std::pair<dev_t, ino_t> file_identity(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return {0, 0};
+  return {st.st_dev, st.st_ino};
+}
+
+/// Holds an exclusive flock on a directory while it lives: the processes
+/// that find the same unusable store take turns to move it aside.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const std::filesystem::path& dir)
+      : fd_(open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd_ >= 0) flock(fd_, LOCK_EX);
+  }
+  ~DirectoryLock() {
+    if (fd_ >= 0) close(fd_);  // releases the lock
+  }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
 void Database::open_checked() {
   namespace fs = std::filesystem;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    std::string problem;
+  for (int attempt = 0; attempt < 3; ++attempt) {
     if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         nullptr) != SQLITE_OK) {
       const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
@@ -113,47 +198,54 @@ void Database::open_checked() {
       detail::throw_error("store: cannot open " + path_ + ": " + m);
     }
     sqlite3_busy_timeout(db_, 10000);  // other processes (MPI ranks) may be writing
+    const auto identity = file_identity(path_);
+    std::string problem;
     try {
-      Statement id(db_, "PRAGMA application_id");
-      id.step();
-      const std::int64_t app = id.integer(0);
-      Statement version(db_, "PRAGMA user_version");
-      version.step();
-      const std::int64_t v = version.integer(0);
-      Statement tables(db_, "SELECT count(*) FROM sqlite_master");
-      tables.step();
-      const std::int64_t count = tables.integer(0);
-      std::error_code ec;
-      const auto size = fs::file_size(path_, ec);
-      if (!ec && size < (std::uintmax_t{16} << 20)) {  // small enough to check every page
-        Statement check(db_, "PRAGMA quick_check(1)");
-        if (check.step() && check.text(0) != "ok") problem = "is corrupt (" + check.text(0) + ")";
-      }
-      if (problem.empty()) {
-        if (app == 0 && count == 0) {
-          exec("BEGIN IMMEDIATE");  // another process may be creating it too
-          exec(schema);
-          exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
-          exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+      Header h = read_header(db_, path_);
+      if (h.application == 0 && h.objects == 0) {
+        exec("BEGIN IMMEDIATE");  // another process may be creating it too: one of them does
+        try {
+          if (single_integer(db_, "SELECT count(*) FROM sqlite_master") == 0) {
+            exec(schema);
+            exec(("PRAGMA application_id = " + std::to_string(application_id)).c_str());
+            exec(("PRAGMA user_version = " + std::to_string(schema_version)).c_str());
+          }
           exec("COMMIT");
-        } else if (app != application_id) {
-          problem = "belongs to another application (application_id " + std::to_string(app) + ")";
-        } else if (v > schema_version) {
-          problem = "was written by a newer autosched (schema " + std::to_string(v) + ", this one reads " +
-                    std::to_string(schema_version) + ")";
+        } catch (...) {
+          sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+          throw;
         }
+        h = read_header(db_, path_);
+      }
+      if (h.check != "ok") {
+        problem = "is corrupt (" + h.check + ")";
+      } else if (h.application != application_id) {
+        problem = "belongs to another application (application_id " + std::to_string(h.application) + ")";
+      } else if (h.version > schema_version) {
+        problem = "was written by a newer autosched (schema " + std::to_string(h.version) + ", this one reads " +
+                  std::to_string(schema_version) + ")";
       }
       if (problem.empty()) {
-        sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);  // a busy peer may keep it as is
+        use_wal();
         exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
         return;
       }
     } catch (const Error& e) {
+      if (last_failure != SQLITE_NOTADB && last_failure != SQLITE_CORRUPT) {
+        // Busy past the timeout, read-only, out of disk: the file may be
+        // fine; leave it alone and let the caller run without a store.
+        sqlite3_close_v2(db_);
+        db_ = nullptr;
+        throw;
+      }
       problem = std::string("is unreadable (") + e.what() + ")";
     }
     sqlite3_close_v2(db_);
     db_ = nullptr;
-    // Keep the file for inspection, under a name that says why it was set aside.
+    DirectoryLock lock(fs::path(path_).parent_path());
+    if (file_identity(path_) != identity) continue;  // a peer moved it aside already: use theirs
+    // Keep the file (and its journal) for inspection, under a name that says
+    // why it was set aside.
     char stamp[32];
     const std::time_t t = std::time(nullptr);
     std::tm tm{};
@@ -162,11 +254,29 @@ void Database::open_checked() {
     const std::string aside = path_ + ".unusable-" + stamp + "-" + std::to_string(getpid());
     std::error_code ec;
     fs::rename(path_, aside, ec);
-    fs::remove(path_ + "-wal", ec);
-    fs::remove(path_ + "-shm", ec);
+    fs::rename(path_ + "-wal", aside + "-wal", ec);
+    fs::remove(path_ + "-shm", ec);  // an index of the WAL, rebuilt from it
     detail::warn("store " + path_ + " " + problem + "; moved it to " + aside + " and started a new one");
   }
   detail::throw_error("store: cannot create a usable store at " + path_);
+}
+
+void Database::use_wal() {
+  // Switching to WAL needs the file to itself; a peer that has it open in
+  // the old mode makes the switch fail at once (no busy wait), so retry for
+  // as long as the busy timeout. Once switched, the mode is kept in the file.
+  for (int tries = 0; tries < 1000; ++tries) {
+    {
+      Statement mode(db_, "PRAGMA journal_mode=WAL");
+      try {
+        if (mode.step() && mode.text(0) == "wal") return;
+      } catch (const Error&) {
+        if (last_failure != SQLITE_BUSY && last_failure != SQLITE_LOCKED) throw;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  detail::warn("store " + path_ + ": could not switch to WAL; concurrent writers will wait for each other longer");
 }
 
 std::int64_t Database::begin_run(const std::string& fingerprint, const std::string& command) {
@@ -214,8 +324,8 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
     std::map<std::tuple<std::string, int, int, std::string>, std::int64_t> ids;
     Statement insert(db_,
                      "INSERT INTO history (point, run, instance, arm, n, p, time_ns, lib, percent_imbalance, cov, "
-                     "stddev, skewness, kurtosis, selector, selector_ns, explored, cut_short) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                     "stddev, skewness, kurtosis, selector, selector_ns, reward, explored, cut_short) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const InstanceRow& r : rows) {
       if (r.portfolio == nullptr || r.failed) continue;  // only decision points; failed instances are partial
       const auto k = std::make_tuple(std::string(r.loop), r.bucket, r.p, std::string(r.portfolio));
@@ -248,8 +358,9 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
           .bind(13, m.kurtosis)
           .bind(14, std::string(r.selector))
           .bind(15, r.selector_ns)
-          .bind(16, std::int64_t{r.explored})
-          .bind(17, std::int64_t{r.cut_short});
+          .bind(16, r.reward)  // SQLite keeps NaN as NULL
+          .bind(17, std::int64_t{r.explored})
+          .bind(18, std::int64_t{r.cut_short});
       insert.step();
     }
     exec("COMMIT");
@@ -337,11 +448,11 @@ std::string Database::export_csv() {
   std::lock_guard lock(mutex_);
   std::string out =
       "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
-      "kurtosis,selector,selector_ns,explored,cut_short\n";
+      "kurtosis,selector,selector_ns,reward,explored,cut_short\n";
   Statement s(db_,
               "SELECT p.loop, p.bucket, p.p, p.fingerprint, h.run, h.instance, h.arm, h.n, h.p, h.time_ns, h.lib, "
-              "h.percent_imbalance, h.cov, h.stddev, h.skewness, h.kurtosis, h.selector, h.selector_ns, h.explored, "
-              "h.cut_short FROM history h JOIN points p ON h.point = p.id ORDER BY h.id");
+              "h.percent_imbalance, h.cov, h.stddev, h.skewness, h.kurtosis, h.selector, h.selector_ns, h.reward, "
+              "h.explored, h.cut_short FROM history h JOIN points p ON h.point = p.id ORDER BY h.id");
   auto quoted = [](const std::string& v) {
     std::string q = "\"";
     for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -355,11 +466,33 @@ std::string Database::export_csv() {
                   static_cast<long long>(s.integer(7)), static_cast<long long>(s.integer(8)), s.real(9), s.real(10),
                   s.real(11), s.real(12), s.real(13), s.real(14), s.real(15));
     out += quoted(s.text(0)) + buf + s.text(16);
-    std::snprintf(buf, sizeof buf, ",%.0f,%lld,%lld\n", s.real(17), static_cast<long long>(s.integer(18)),
-                  static_cast<long long>(s.integer(19)));
+    std::snprintf(buf, sizeof buf, ",%.0f,", s.real(17));
+    out += buf;
+    if (!s.null(18)) {
+      std::snprintf(buf, sizeof buf, "%.9g", s.real(18));
+      out += buf;
+    }
+    std::snprintf(buf, sizeof buf, ",%lld,%lld\n", static_cast<long long>(s.integer(19)),
+                  static_cast<long long>(s.integer(20)));
     out += buf;
   }
   return out;
+}
+
+std::vector<Database::SavedState> Database::states(std::int64_t point) {
+  std::lock_guard lock(mutex_);
+  std::vector<SavedState> out;
+  Statement s(db_, "SELECT selector, state, updated_at FROM states WHERE point = ? ORDER BY selector");
+  s.bind(1, point);
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2)});
+  return out;
+}
+
+std::int64_t Database::runs() {
+  std::lock_guard lock(mutex_);
+  Statement s(db_, "SELECT count(*) FROM runs");
+  s.step();
+  return s.integer(0);
 }
 
 int Database::forget(const std::string& name) {

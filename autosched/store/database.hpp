@@ -72,6 +72,11 @@ class Database {
     double mean_ns = 0, min_ns = 0, mean_lib = 0;
   };
   std::vector<ArmSummary> arms(std::int64_t point);
+  struct SavedState {
+    std::string selector, state, updated_at;
+  };
+  std::vector<SavedState> states(std::int64_t point);
+  std::int64_t runs();
   /// Every history row as CSV (header first).
   std::string export_csv();
   /// Deletes the history and states of the points whose name or loop equals
@@ -82,6 +87,7 @@ class Database {
  private:
   std::int64_t point_id(const PointKey& key);
   void open_checked();
+  void use_wal();
   void exec(const char* sql);
 
   std::string path_;

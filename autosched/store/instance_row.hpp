@@ -8,6 +8,7 @@
 #include <autosched/measure/metrics.hpp>
 
 #include <cstdint>
+#include <limits>
 
 namespace autosched {
 
@@ -21,8 +22,9 @@ struct InstanceRow {
   int p = 0;
   LoopMetrics metrics;
   double selector_ns = 0;
-  const char* selector = "";  ///< empty for fixed schedules
-  const char* summary = "";   ///< unused by the writer (selector summaries allocate); reserved
+  double reward = std::numeric_limits<double>::quiet_NaN();  ///< NaN: the selector has none
+  const char* selector = "";                                 ///< empty for fixed schedules
+  const char* summary = "";  ///< unused by the writer (selector summaries allocate); reserved
   bool explored = false;
   bool cut_short = false;
   bool failed = false;

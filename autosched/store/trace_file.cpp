@@ -3,6 +3,7 @@
 #include <autosched/core/error.hpp>
 
 #include <cinttypes>
+#include <cmath>
 
 namespace autosched {
 
@@ -20,6 +21,13 @@ std::string json_quoted(const char* s) {
   }
   return q + "\"";
 }
+/// A reward in full precision, or `none` when the selector has no reward.
+std::string reward_text(double reward, const char* none) {
+  if (std::isnan(reward)) return none;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", reward);
+  return buf;
+}
 }  // namespace
 
 TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
@@ -31,12 +39,21 @@ TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
   } else {
     std::fputs(
         "loop,instance,selector,explored,technique,chunk,exp_chunk,n,p,loop_time_ns,lib,percent_imbalance,cov,"
-        "stddev,skewness,kurtosis,selector_ns,cut_short,failed\n",
+        "stddev,skewness,kurtosis,selector_ns,reward,cut_short,failed\n",
         file_);
   }
 }
 
 void TraceFile::write(std::span<const InstanceRow> rows) {
+  if (closed_ && json_) {
+    // A loop ran after the writer shut down (from a static destructor):
+    // reopen the array so that the file stays valid JSON with this row in it.
+    std::fseek(file_, -3, SEEK_END);
+    closed_ = false;
+    write(rows);
+    close();
+    return;
+  }
   for (const InstanceRow& r : rows) {
     const LoopMetrics& m = r.metrics;
     if (json_) {
@@ -46,19 +63,19 @@ void TraceFile::write(std::span<const InstanceRow> rows) {
                    "\"technique\": \"%s\", \"chunk\": %" PRId64 ", \"exp_chunk\": %s, \"n\": %" PRId64
                    ", \"p\": %d, \"loop_time_ns\": %.0f, \"lib\": %.4f, \"percent_imbalance\": %.4f, \"cov\": %.6f, "
                    "\"stddev\": %.1f, \"skewness\": %.6f, \"kurtosis\": %.6f, \"selector_ns\": %.0f, "
-                   "\"cut_short\": %s, \"failed\": %s}",
+                   "\"reward\": %s, \"cut_short\": %s, \"failed\": %s}",
                    first_ ? "" : ",\n", json_quoted(r.loop).c_str(), r.instance, json_quoted(r.selector).c_str(),
                    r.explored ? "true" : "false", r.technique, r.chunk, r.exp_chunk ? "true" : "false", r.n, r.p,
                    m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness, m.kurtosis, r.selector_ns,
-                   r.cut_short ? "true" : "false", r.failed ? "true" : "false");
+                   reward_text(r.reward, "null").c_str(), r.cut_short ? "true" : "false", r.failed ? "true" : "false");
       first_ = false;
     } else {
-      std::fprintf(file_,
-                   "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64
-                   ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%d,%d\n",
-                   csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
-                   r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev,
-                   m.skewness, m.kurtosis, r.selector_ns, r.cut_short ? 1 : 0, r.failed ? 1 : 0);
+      std::fprintf(
+          file_,
+          "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64 ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%s,%d,%d\n",
+          csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
+          r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness,
+          m.kurtosis, r.selector_ns, reward_text(r.reward, "").c_str(), r.cut_short ? 1 : 0, r.failed ? 1 : 0);
     }
   }
 }
@@ -84,7 +101,8 @@ void TraceFile::flush() {
 }
 
 void TraceFile::close() {
-  if (json_) std::fputs("\n]\n", file_);
+  if (json_ && !closed_) std::fputs("\n]\n", file_);
+  closed_ = true;
   flush();
 }
 

@@ -33,6 +33,7 @@ class TraceFile final : public RowSink {
   std::string path_;
   bool json_ = false;
   bool first_ = true;
+  bool closed_ = false;  ///< close() ran; JSON: the array is terminated
   std::FILE* file_ = nullptr;
   std::FILE* threads_ = nullptr;
 };

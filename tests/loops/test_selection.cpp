@@ -75,16 +75,18 @@ TEST(Selection, GuardCutsACatastrophicTrialOnARealLoop) {
   const std::int64_t n = std::int64_t{1} << 25;
   std::vector<bool> cut;
   std::vector<std::string> technique;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < 6; ++k) {
     run_checked(loop, "auto,portfolio=static,ss", n, 1, 2, 0);
     const auto r = last_instance(loop);
     cut.push_back(r->cut_short);
     technique.emplace_back(r->technique);
   }
+  // Instance 0 is the warm-up, 1 the static trial, 2 the ss trial.
   EXPECT_EQ(technique[0], "static");
-  EXPECT_EQ(technique[1], "ss");
-  EXPECT_TRUE(cut[1]) << "the ss trial was not cut";
-  for (int k = 2; k < 5; ++k) EXPECT_EQ(technique[k], "static") << k;
+  EXPECT_EQ(technique[1], "static");
+  EXPECT_EQ(technique[2], "ss");
+  EXPECT_TRUE(cut[2]) << "the ss trial was not cut";
+  for (int k = 3; k < 6; ++k) EXPECT_EQ(technique[k], "static") << k;
 }
 
 // The same with a counter-based trial (rnd with chunks of 1) finishing on a
@@ -94,7 +96,7 @@ TEST(Selection, GuardWorksForClaimingDispensersAndTimedFallbacks) {
   const std::string loop = "selection/guard-claims";
   const std::int64_t n = std::int64_t{1} << 25;
   bool any_cut = false;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {  // warm-up, awf-b, then the rnd:1 trial
     run_checked(loop, "auto,portfolio=awf-b,rnd:1", n, 1, 2, 0);
     any_cut = any_cut || last_instance(loop)->cut_short;
   }

@@ -36,11 +36,57 @@ std::vector<int> drive(AutoSelector& s, const Loop& loop, int steps, double* tot
   return arms;
 }
 
-TEST(AutoSelector, SweepsEveryArmOnceFirst) {
+// The first instance is a warm-up (not learned from), so the first arm runs
+// twice; then every other arm once, then the first again (its first trial
+// may have been cold).
+TEST(AutoSelector, SweepsEveryArmOnceAfterTheWarmUp) {
   AutoSelector s(5, AutoConfig{});
-  const auto arms = drive(s, {{10, 11, 12, 13, 14}}, 5);
-  EXPECT_EQ(arms, (std::vector<int>{0, 1, 2, 3, 4}));
+  const auto arms = drive(s, {{14, 11, 12, 13, 10}}, 7);
+  EXPECT_EQ(arms, (std::vector<int>{0, 0, 1, 2, 3, 4, 0}));
   EXPECT_FALSE(s.sweeping());
+  AutoSelector no_warmup(5, AutoConfig{.warmup = 0});
+  EXPECT_EQ(drive(no_warmup, {{14, 11, 12, 13, 10}}, 6), (std::vector<int>{0, 1, 2, 3, 4, 0}));
+}
+
+// Two cold instances (thread creation, then page faults) hit the first arm,
+// the best one: the re-check after the sweep brings it back.
+TEST(AutoSelector, TheFirstArmIsCheckedAgainAfterTheSweep) {
+  AutoSelector s(3, AutoConfig{});
+  const Loop loop{{10, 12, 13}};
+  for (int k = 0; k < 2; ++k) {
+    const Decision d = s.choose({});
+    ASSERT_EQ(d.arm, 0);
+    s.observe(d, Outcome{300e6});
+  }
+  const auto arms = drive(s, loop, 50);
+  EXPECT_EQ(s.best_arm(), 0);
+  EXPECT_GE(std::count(arms.begin() + 5, arms.end(), 0), 43);
+}
+
+// A cold first instance (thread creation, page faults: 100× the steady
+// cost) does not make the best arm look bad.
+TEST(AutoSelector, IgnoresTheColdFirstInstance) {
+  AutoSelector s(3, AutoConfig{});
+  const Decision cold = s.choose({});
+  ASSERT_EQ(cold.arm, 0);
+  s.observe(cold, Outcome{1000e6});
+  drive(s, {{10, 12, 13}}, 40);
+  EXPECT_EQ(s.best_arm(), 0);
+  EXPECT_FALSE(s.retired(1));  // its budget came from arm 0's real cost
+}
+
+// One preempted instance (50× its cost) moves an arm's estimate by at most
+// clip × its mean, so the best arm stays best.
+TEST(AutoSelector, ClipsAnOutlierInsteadOfAbandoningTheBestArm) {
+  AutoSelector clipped(2, AutoConfig{});
+  AutoSelector unclipped(2, AutoConfig{.clip = 0});
+  for (AutoSelector* x : {&clipped, &unclipped}) {
+    drive(*x, {{10, 12}}, 30);
+    ASSERT_EQ(x->best_arm(), 0);
+    x->observe(Decision{0}, Outcome{500e6});
+  }
+  EXPECT_EQ(clipped.best_arm(), 0);
+  EXPECT_EQ(unclipped.best_arm(), 1);
 }
 
 // A catastrophic arm's trial is cut at guard × best and the arm retired.
@@ -84,10 +130,55 @@ TEST(AutoSelector, WarmStartSkipsTheSweep) {
   EXPECT_FALSE(second.sweeping());
   const Decision d = second.choose({});
   EXPECT_EQ(d.arm, 2);
+  EXPECT_FALSE(d.exploring);
   AutoSelector other(6, AutoConfig{});
   EXPECT_FALSE(other.load_state(state));  // other portfolio size
   AutoSelector fresh(5, AutoConfig{});
   EXPECT_TRUE(fresh.save_state().empty());  // nothing settled yet
+}
+
+// An arm whose first real trial was inflated 100× (still cold) is not written
+// off: one sample far below its mean replaces the inflated ones.
+TEST(AutoSelector, ASampleFarBelowTheMeanReplacesInflatedOnes) {
+  AutoSelector s(2, AutoConfig{.warmup = 0});
+  s.observe(s.choose({}), Outcome{1000e6});  // arm 0, cold
+  s.observe(s.choose({}), Outcome{20e6});    // arm 1
+  ASSERT_EQ(s.best_arm(), 1);
+  s.observe(Decision{0}, Outcome{10e6});
+  EXPECT_EQ(s.best_arm(), 0);
+  const auto arms = drive(s, {{10, 20}}, 50);
+  EXPECT_GE(std::count(arms.begin(), arms.end(), 0), 48);
+}
+
+// A second run that is uniformly slower (a busier node) keeps exploiting; a
+// change within that run is still detected.
+TEST(AutoSelector, WarmStartJudgesChangesAgainstThisRun) {
+  AutoSelector first(3, AutoConfig{});
+  drive(first, {{10, 13, 14}}, 80);
+  AutoSelector second(3, AutoConfig{});
+  ASSERT_TRUE(second.load_state(first.save_state()));
+  const auto arms = drive(second, {{15, 19.5, 21}}, 60);
+  EXPECT_EQ(second.changes_detected(), 0);
+  EXPECT_GE(std::count(arms.begin(), arms.end(), 0), 54);  // rivals get a look as the level moves
+  drive(second, {{30, 19.5, 21}}, 60);
+  EXPECT_GE(second.changes_detected(), 1);
+  EXPECT_EQ(second.best_arm(), 1);
+}
+
+// Even among near-tied arms, where sampling often picks a rival, the first
+// instance after a warm start runs the stored best arm.
+TEST(AutoSelector, WarmStartExploitsAtTheFirstInstance) {
+  AutoSelector first(4, AutoConfig{});
+  drive(first, {{10.0, 10.1, 10.2, 10.15}}, 60);
+  const int best = first.best_arm();
+  const std::string state = first.save_state();
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    AutoSelector second(4, AutoConfig{.seed = seed});
+    ASSERT_TRUE(second.load_state(state));
+    const Decision d = second.choose({});
+    EXPECT_EQ(d.arm, best) << "seed " << seed;
+    EXPECT_FALSE(d.exploring);
+  }
 }
 
 }  // namespace

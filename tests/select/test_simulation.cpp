@@ -54,6 +54,23 @@ TEST(Scenario, ParsesCurvesAndRejectsBadLines) {
   EXPECT_THROW(parse_scenario("name empty\n", "bad"), Error);
 }
 
+TEST(Scenario, ColdStartAndInterruptionsScaleTheCosts) {
+  const Scenario s = parse_scenario("noise 0\ncold 2 30\noutliers 0.25 8\narm static time 10\n", "c.scenario");
+  EXPECT_EQ(s.cold_steps, 2);
+  const auto cost = scenario_costs(s, 1, 4000);
+  EXPECT_DOUBLE_EQ(cost[0][0] / (cost[0][0] > 300 ? 8 : 1), 300);
+  EXPECT_DOUBLE_EQ(cost[1][0] / (cost[1][0] > 300 ? 8 : 1), 300);
+  int hit = 0;
+  for (int t = 2; t < 4000; ++t) {
+    ASSERT_TRUE(cost[t][0] == 10 || cost[t][0] == 80) << cost[t][0];
+    hit += cost[t][0] == 80;
+  }
+  EXPECT_NEAR(hit / 3998.0, 0.25, 0.03);
+  EXPECT_THROW(parse_scenario("cold 1.5 3\narm static time 1\n", "bad"), Error);
+  EXPECT_THROW(parse_scenario("outliers 2 3\narm static time 1\n", "bad"), Error);
+  EXPECT_THROW(parse_scenario("outliers 0.1 0.5\narm static time 1\n", "bad"), Error);
+}
+
 TEST(Simulation, IsDeterministicPerSeedAndExactAboutTheOracle) {
   const auto scenarios = shipped_scenarios();
   ASSERT_GE(scenarios.size(), 6u);

@@ -6,5 +6,6 @@ namespace autosched::cli {
 
 void add_info_command(CLI::App& app);
 void add_select_sim_command(CLI::App& app);
+void add_db_command(CLI::App& app);
 
 }  // namespace autosched::cli

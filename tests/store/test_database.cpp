@@ -1,0 +1,212 @@
+// The SQLite file behind the store: schema, history, states, inspection, and
+// what happens to files it cannot use.
+#include <autosched/core/error.hpp>
+#include <autosched/store/database.hpp>
+
+#include "temp_dir.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <regex>
+#include <vector>
+
+namespace autosched {
+namespace {
+
+using testing::TempDir;
+
+// Collects warnings for the duration of a test.
+struct Warnings {
+  std::vector<std::string> seen;
+  Warnings() {
+    detail::set_warning_sink([this](std::string_view m) { seen.emplace_back(m); });
+  }
+  ~Warnings() { detail::set_warning_sink({}); }
+};
+
+InstanceRow row(const char* loop, const char* technique, double time_ns, std::uint64_t instance) {
+  InstanceRow r;
+  r.loop = loop;
+  r.instance = instance;
+  r.technique = technique;
+  r.n = 1000;
+  r.p = 2;
+  r.metrics.loop_time_ns = time_ns;
+  r.metrics.lib = 5;
+  r.selector = "auto";
+  r.portfolio = "static,ss";
+  r.selector_config = "auto,portfolio=static,ss";
+  r.bucket = 10;
+  r.explored = instance < 2;
+  return r;
+}
+
+void sql(const std::string& path, const char* statement) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db, statement, nullptr, nullptr, &message);
+  const std::string m = message != nullptr ? message : "";
+  sqlite3_free(message);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << m;
+}
+
+TEST(Database, KeepsHistoryPerPointAndSummarisesIt) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog --x");
+  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1), row("L", "static", 110, 2),
+                                row("M", "ss", 50, 0)};
+  rows[3].portfolio = "ss";
+  InstanceRow fixed = row("F", "gss", 1, 0);
+  fixed.portfolio = nullptr;  // a fixed schedule: not a decision point, not kept
+  rows.push_back(fixed);
+  InstanceRow failed = row("L", "static", 1, 3);
+  failed.failed = true;  // partial work: not kept
+  rows.push_back(failed);
+  db.insert_history(rows, run, "fp");
+  EXPECT_EQ(db.history_rows(), 4);
+
+  const auto points = db.points();
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].name, "L#10/2");
+  EXPECT_EQ(points[0].instances, 3);
+  EXPECT_EQ(points[0].explored, 2);
+  EXPECT_EQ(points[0].best_arm, "static");
+  EXPECT_DOUBLE_EQ(points[0].best_mean_ns, 105);
+  const auto arms = db.arms(points[0].id);
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0].arm, "static");
+  EXPECT_EQ(arms[0].instances, 2);
+  EXPECT_DOUBLE_EQ(arms[0].min_ns, 100);
+  EXPECT_EQ(arms[1].arm, "ss");
+
+  EXPECT_EQ(db.forget("L"), 1);
+  EXPECT_EQ(db.history_rows(), 1);  // M's row stays
+  EXPECT_EQ(db.forget("nothing-called-this"), 0);
+}
+
+TEST(Database, ExportsEveryRowAsCsvWithRewardsWhereThereAreAny) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1)};
+  rows[1].reward = -0.25;
+  db.insert_history(rows, run, "fp");
+  const std::string csv = db.export_csv();
+  std::istringstream in(csv);
+  std::string header, first, second, extra;
+  std::getline(in, header);
+  std::getline(in, first);
+  std::getline(in, second);
+  EXPECT_FALSE(std::getline(in, extra));
+  EXPECT_EQ(header,
+            "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
+            "kurtosis,selector,selector_ns,reward,explored,cut_short");
+  EXPECT_EQ(first.rfind("\"L\",10,2,fp,1,0,static,1000,2,100,", 0), 0u) << first;
+  EXPECT_NE(first.find(",auto,0,,1,0"), std::string::npos) << first;  // no reward: empty
+  EXPECT_NE(second.find(",auto,0,-0.25,1,0"), std::string::npos) << second;
+}
+
+TEST(Database, StatesAreKeyedByPointAndSelectorAndReplaced) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  const PointKey key{"L#10/2", "L", 10, 2, "fp", "static,ss"};
+  EXPECT_FALSE(db.load_state(key, "auto"));
+  db.save_state(key, "auto", "state one", run);
+  db.save_state(key, "auto", "state two", run);
+  db.save_state(key, "auto:qlearn", "q", run);
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "state two");
+  EXPECT_EQ(db.load_state(key, "auto:qlearn").value_or(""), "q");
+  PointKey other = key;
+  other.fingerprint = "another machine";
+  EXPECT_FALSE(db.load_state(other, "auto"));
+  other = key;
+  other.p = 4;
+  EXPECT_FALSE(db.load_state(other, "auto"));
+  other = key;
+  other.portfolio = "static";
+  EXPECT_FALSE(db.load_state(other, "auto"));
+}
+
+TEST(Database, SurvivesReopening) {
+  TempDir dir;
+  const PointKey key{"L#10/2", "L", 10, 2, "fp", "static,ss"};
+  {
+    Database db(dir.file("s.db"));
+    db.save_state(key, "auto", "kept", db.begin_run("fp", "prog"));
+  }
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "kept");
+}
+
+// Each unusable file is renamed "<path>.unusable-<stamp>-<pid>" with a warning
+// saying why, and a fresh store takes its place.
+void expect_moved_aside(const TempDir& dir, const std::string& path, const std::string& reason) {
+  Warnings warnings;
+  const std::string before = testing::read_file(path);
+  Database db(path);
+  ASSERT_EQ(warnings.seen.size(), 1u);
+  EXPECT_TRUE(std::regex_search(warnings.seen[0], std::regex(reason))) << warnings.seen[0];
+  EXPECT_NE(warnings.seen[0].find("moved it to " + path + ".unusable-"), std::string::npos) << warnings.seen[0];
+  ASSERT_EQ(dir.count_starting_with("s.db.unusable-"), 1);
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    if (e.path().filename().string().rfind("s.db.unusable-", 0) == 0) {
+      EXPECT_EQ(testing::read_file(e.path().string()), before);  // kept as it was, for inspection
+    }
+  }
+  // The fresh store works.
+  const PointKey key{"L#1/1", "L", 1, 1, "fp", "static"};
+  db.save_state(key, "auto", "fresh", db.begin_run("fp", "prog"));
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "fresh");
+}
+
+TEST(Database, MovesAsideAFileThatIsNotADatabase) {
+  TempDir dir;
+  testing::write_file(dir.file("s.db"), std::string(8192, 'x'));
+  expect_moved_aside(dir, dir.file("s.db"), "is unreadable");
+}
+
+TEST(Database, MovesAsideAnotherApplicationsDatabase) {
+  TempDir dir;
+  sql(dir.file("s.db"), "CREATE TABLE accounts (id INTEGER, owner TEXT); INSERT INTO accounts VALUES (1, 'x');");
+  expect_moved_aside(dir, dir.file("s.db"), "belongs to another application");
+}
+
+TEST(Database, MovesAsideAStoreFromANewerAutosched) {
+  TempDir dir;
+  { Database db(dir.file("s.db")); }
+  sql(dir.file("s.db"), "PRAGMA user_version = 99");
+  expect_moved_aside(dir, dir.file("s.db"), "was written by a newer autosched \\(schema 99, this one reads 1\\)");
+}
+
+TEST(Database, MovesAsideACorruptStore) {
+  TempDir dir;
+  {
+    Database db(dir.file("s.db"));
+    const auto run = db.begin_run("fp", "prog");
+    std::vector<InstanceRow> rows;
+    for (int i = 0; i < 2000; ++i) rows.push_back(row("L", "static", 100 + i, static_cast<std::uint64_t>(i)));
+    db.insert_history(rows, run, "fp");
+  }
+  sql(dir.file("s.db"), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE");
+  // Overwrite the pages after the first with noise: the b-trees no longer parse.
+  std::string bytes = testing::read_file(dir.file("s.db"));
+  ASSERT_GT(bytes.size(), 16384u);
+  for (std::size_t i = 4096; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7919) & 0xff);
+  testing::write_file(dir.file("s.db"), bytes);
+  expect_moved_aside(dir, dir.file("s.db"), "is (corrupt|unreadable)");
+}
+
+TEST(Database, ReportsAPathThatCannotBeCreated) {
+  EXPECT_THROW(Database("/proc/autosched-cannot-be-here/s.db"), Error);
+}
+
+}  // namespace
+}  // namespace autosched

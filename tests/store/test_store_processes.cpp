@@ -1,0 +1,222 @@
+// The store and traces as applications meet them: whole processes (the
+// store_probe program) run in sequence and side by side on one file.
+#include <autosched/store/database.hpp>
+
+#include "temp_dir.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace autosched {
+namespace {
+
+using testing::read_file;
+using testing::TempDir;
+
+struct ProbeRun {
+  int rc = -1;
+  std::string out, err;
+  long explored = -1;
+  std::string first;
+};
+
+// Runs store_probe with `env` (arguments of env(1)) and `args`; the schedule
+// variables of the calling environment are removed so that only `env` counts.
+ProbeRun probe(const TempDir& dir, const std::string& env, const std::string& args) {
+  static int count = 0;
+  const std::string tag = std::to_string(++count);
+  const std::string out = dir.file("probe" + tag + ".out"), err = dir.file("probe" + tag + ".err");
+  const std::string command = "env -u AUTOSCHED_SCHEDULE -u OMP_SCHEDULE -u AUTOSCHED_TRACE " + env + " " +
+                              STORE_PROBE + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(command.c_str());
+  ProbeRun r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  std::smatch m;
+  if (std::regex_search(r.out, m, std::regex("instances=\\d+ explored=(\\d+) first=(\\S+)"))) {
+    r.explored = std::stol(m[1]);
+    r.first = m[2];
+  }
+  return r;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// A loop with one clearly best arm, whatever the build's speed: static on an
+// almost empty body, against self-scheduling 2^18 chunks of one iteration
+// (its trial is cut short and the arm retired).
+constexpr const char* stable_loop = "stable 40 262144 auto,portfolio=static,ss";
+
+TEST(StoreProcesses, SecondRunResumesWithoutExploring) {
+  TempDir dir;
+  const std::string env = "AUTOSCHED_DB=" + dir.file("s.db");
+  const ProbeRun first = probe(dir, env, stable_loop);
+  ASSERT_EQ(first.rc, 0) << first.err;
+  EXPECT_GE(first.explored, 2) << first.out;  // the sweep tries the other arms
+  const ProbeRun second = probe(dir, env, stable_loop);
+  ASSERT_EQ(second.rc, 0) << second.err;
+  EXPECT_EQ(second.explored, 0) << second.out;
+  EXPECT_EQ(second.first, "static") << second.out;
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 80);
+  const auto points = db.points();
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].loop, "stable");
+  EXPECT_EQ(points[0].portfolio, "static,ss");
+  EXPECT_EQ(points[0].selectors, std::vector<std::string>{"auto,portfolio=static,ss"});
+}
+
+// Runs two store_probe processes at once on `db`; both must succeed.
+void run_side_by_side(const TempDir& dir, const std::string& db, const std::string& args) {
+  const std::string one = std::string("env AUTOSCHED_DB=") + db + " " + STORE_PROBE + " " + args;
+  const std::string command = "env -u AUTOSCHED_SCHEDULE -u OMP_SCHEDULE -u AUTOSCHED_TRACE sh -c '" + one + " >" +
+                              dir.file("a.out") + " 2>&1 & first=$!; " + one + " >" + dir.file("b.out") +
+                              " 2>&1 & second=$!; wait $first && wait $second'";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << read_file(dir.file("a.out")) << read_file(dir.file("b.out"));
+}
+
+TEST(StoreProcesses, ConcurrentWritersLoseNoRecord) {
+  TempDir dir;
+  // Both processes create the file at once and flush every 25 instances, so
+  // their transactions interleave.
+  run_side_by_side(dir, dir.file("s.db"), "shared 400 4096 auto:random,portfolio=static,gss,ss:16 25");
+  const std::string output = read_file(dir.file("a.out")) + read_file(dir.file("b.out"));
+  EXPECT_EQ(output.find("warning"), std::string::npos) << output;
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 800) << output;
+  const std::string csv = db.export_csv();
+  EXPECT_TRUE(std::regex_search(csv, std::regex("\n\"shared\",13,2,[^,]+,1,399,")));
+  EXPECT_TRUE(std::regex_search(csv, std::regex("\n\"shared\",13,2,[^,]+,2,399,")));
+}
+
+TEST(StoreProcesses, ConcurrentProcessesMoveACorruptFileAsideOnce) {
+  TempDir dir;
+  testing::write_file(dir.file("s.db"), std::string(9000, '\x5a'));
+  run_side_by_side(dir, dir.file("s.db"), "shared 200 4096 auto:random,portfolio=static,gss,ss:16 25");
+  const std::string output = read_file(dir.file("a.out")) + read_file(dir.file("b.out"));
+  EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 1) << output;
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 400) << output;
+}
+
+TEST(StoreProcesses, OffKeepsNothing) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=off XDG_CACHE_HOME=" + dir.file("cache") + " HOME=" + dir.file("home"),
+                           "quiet 10 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("cache")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("home")));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(StoreProcesses, DefaultsToTheCacheDirectory) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "-u AUTOSCHED_DB XDG_CACHE_HOME=" + dir.file("cache"), "cached 10 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string path = dir.file("cache") + "/autosched/autosched.db";
+  ASSERT_TRUE(std::filesystem::exists(path));
+  Database db(path);
+  EXPECT_EQ(db.history_rows(), 10);
+}
+
+TEST(StoreProcesses, FixedSchedulesNeverOpenTheStore) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "-u AUTOSCHED_DB XDG_CACHE_HOME=" + dir.file("cache"), "fixed 10 1000 gss");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("cache")));
+}
+
+TEST(StoreProcesses, ACorruptFileIsMovedAsideAndTheRunGoesOn) {
+  TempDir dir;
+  testing::write_file(dir.file("s.db"), "this is not a database, whatever it once was\n" + std::string(5000, '#'));
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=" + dir.file("s.db"), "after 10 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("autosched: warning: store " + dir.file("s.db") + " is unreadable"), std::string::npos) << r.err;
+  EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 1);
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 10);
+}
+
+TEST(StoreProcesses, AnUnusablePathTurnsTheStoreOffWithAWarning) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=/proc/autosched-not-here/s.db", "nowhere 10 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;  // the probe checks that every iteration ran
+  EXPECT_NE(r.err.find("the store is off for this run"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("AUTOSCHED_DB"), std::string::npos) << r.err;
+}
+
+TEST(Traces, CsvHasOneRowPerInstanceWithTheRlReward) {
+  TempDir dir;
+  const std::string trace = dir.file("t.csv");
+  const ProbeRun r =
+      probe(dir, "AUTOSCHED_DB=off AUTOSCHED_TRACE_THREADS=1 AUTOSCHED_TRACE=" + trace, "traced 12 5000 auto:qlearn");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto rows = lines(read_file(trace));
+  ASSERT_EQ(rows.size(), 13u);
+  EXPECT_EQ(rows[0],
+            "loop,instance,selector,explored,technique,chunk,exp_chunk,n,p,loop_time_ns,lib,percent_imbalance,cov,"
+            "stddev,skewness,kurtosis,selector_ns,reward,cut_short,failed");
+  for (int k = 0; k < 12; ++k) {
+    // loop, instance, selector, explored (explore-first: all 12 explore), …, n, p
+    const std::regex expected("\"traced\"," + std::to_string(k) + ",qlearn,1,[a-z0-9-]+,\\d+,[01],5000,2,\\d+,.*");
+    EXPECT_TRUE(std::regex_match(rows[static_cast<std::size_t>(k) + 1], expected)) << rows[k + 1];
+    // the reward column (fourth from the end) is filled for an RL agent
+    EXPECT_TRUE(std::regex_search(rows[static_cast<std::size_t>(k) + 1], std::regex(",-?[0-9.e+-]+,0,0$")))
+        << rows[k + 1];
+  }
+  const auto threads = lines(read_file(trace + ".threads.csv"));
+  ASSERT_EQ(threads.size(), 1u + 12 * 2);
+  EXPECT_EQ(threads[0], "loop,instance,thread,start_ns,finish_ns,busy_ns,chunks,iterations");
+}
+
+TEST(Traces, JsonIsOneArrayOfInstances) {
+  TempDir dir;
+  const std::string trace = dir.file("t.json");
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=off AUTOSCHED_TRACE=" + trace, "json 7 5000 gss");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string text = read_file(trace);
+  ASSERT_GE(text.size(), 4u);
+  EXPECT_EQ(text.substr(0, 2), "[\n");
+  EXPECT_EQ(text.substr(text.size() - 3), "\n]\n");
+  const std::regex object(
+      "\\{\"loop\": \"json\", \"instance\": (\\d), \"selector\": \"\", \"explored\": false, \"technique\": \"gss\", "
+      "\"chunk\": 0, \"exp_chunk\": false, \"n\": 5000, \"p\": 2, \"loop_time_ns\": \\d+, [^{}]*\"reward\": null, "
+      "\"cut_short\": false, \"failed\": false\\}");
+  int count = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), object); it != std::sregex_iterator(); ++it) {
+    EXPECT_EQ((*it)[1], std::to_string(count));
+    ++count;
+  }
+  EXPECT_EQ(count, 7);
+  // Objects are separated by exactly one comma.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 7);
+  EXPECT_EQ(std::regex_search(text, std::regex("\\}\\s*\\{")), false);
+}
+
+TEST(Traces, AnUnwritableTraceIsAWarningNotAFailure) {
+  TempDir dir;
+  const ProbeRun r =
+      probe(dir, "AUTOSCHED_DB=off AUTOSCHED_TRACE=/proc/autosched-not-here/t.csv", "untraced 3 100 gss");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("AUTOSCHED_TRACE=/proc/autosched-not-here/t.csv: cannot write this file; no trace for this run"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace autosched

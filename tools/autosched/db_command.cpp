@@ -1,0 +1,142 @@
+// `autosched db`: inspect and manage the store (what the decision points
+// have learned across runs).
+//   autosched db list                 every decision point with its best arm
+//   autosched db show <point|loop>    per-arm statistics and saved selector states
+//   autosched db export --csv [file]  every history row (stdout without a file)
+//   autosched db forget <point|loop>  delete a point's history and states
+// The store is AUTOSCHED_DB's (or the default path); --db names another.
+#include "commands.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/store/database.hpp>
+#include <autosched/store/store.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace autosched::cli {
+
+namespace {
+
+struct Options {
+  std::string db;
+  std::string point;
+  bool csv = false;
+  std::string file;
+};
+
+/// The store to inspect; never creates one.
+std::unique_ptr<Database> open_store(const Options& o) {
+  std::string path = o.db;
+  if (path.empty()) {
+    const auto from_environment = store_path_from_environment();
+    if (!from_environment) {
+      detail::throw_error("the store is off (AUTOSCHED_DB=" + std::string(std::getenv("AUTOSCHED_DB")) +
+                          "); name a store with --db <path>");
+    }
+    path = *from_environment;
+  }
+  if (!std::filesystem::exists(path)) {
+    detail::throw_error("no store at " + path + " (nothing recorded yet, or set AUTOSCHED_DB / --db)");
+  }
+  return std::make_unique<Database>(path);
+}
+
+std::string milliseconds(double ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", ns / 1e6);
+  return buf;
+}
+
+void list(const Options& o) {
+  auto db = open_store(o);
+  const auto points = db->points();
+  std::printf("store %s: %lld runs, %lld history rows, %zu decision points\n", db->path().c_str(),
+              static_cast<long long>(db->runs()), static_cast<long long>(db->history_rows()), points.size());
+  if (points.empty()) return;
+  std::printf("\n%-32s %9s %9s %-16s %12s  %s\n", "point", "instances", "explored", "best arm", "mean ms",
+              "saved states");
+  for (const auto& p : points) {
+    std::string states;
+    for (const auto& s : p.selectors) states += (states.empty() ? "" : "; ") + s;
+    std::printf("%-32s %9lld %9lld %-16s %12s  %s\n", p.name.c_str(), static_cast<long long>(p.instances),
+                static_cast<long long>(p.explored), p.best_arm.empty() ? "-" : p.best_arm.c_str(),
+                p.best_arm.empty() ? "-" : milliseconds(p.best_mean_ns).c_str(), states.empty() ? "-" : states.c_str());
+  }
+}
+
+void show(const Options& o) {
+  auto db = open_store(o);
+  int shown = 0;
+  for (const auto& p : db->points()) {
+    if (p.name != o.point && p.loop != o.point) continue;
+    ++shown;
+    std::printf("%s\n  loop %s, N bucket %d (N < 2^%d), %d threads\n  system %s\n  portfolio %s\n", p.name.c_str(),
+                p.loop.c_str(), p.bucket, p.bucket, p.p, p.fingerprint.c_str(), p.portfolio.c_str());
+    std::printf("  %lld instances, %lld explored\n\n", static_cast<long long>(p.instances),
+                static_cast<long long>(p.explored));
+    std::printf("  %-16s %9s %12s %12s %9s\n", "arm", "instances", "mean ms", "min ms", "mean LIB");
+    for (const auto& a : db->arms(p.id)) {
+      std::printf("  %-16s %9lld %12s %12s %8.1f%%\n", a.arm.c_str(), static_cast<long long>(a.instances),
+                  milliseconds(a.mean_ns).c_str(), milliseconds(a.min_ns).c_str(), a.mean_lib);
+    }
+    for (const auto& s : db->states(p.id)) {
+      std::printf("\n  saved state of %s (%s):\n    %s\n", s.selector.c_str(), s.updated_at.c_str(), s.state.c_str());
+    }
+    std::printf("\n");
+  }
+  if (shown == 0) {
+    detail::throw_error("no decision point or loop called '" + o.point + "' in " + db->path() +
+                        "; `autosched db list` shows them");
+  }
+}
+
+void export_rows(const Options& o) {
+  if (!o.csv) detail::throw_error("db export: say the format (--csv)");
+  auto db = open_store(o);
+  const std::string csv = db->export_csv();
+  if (o.file.empty() || o.file == "-") {
+    std::fwrite(csv.data(), 1, csv.size(), stdout);
+    return;
+  }
+  std::ofstream out(o.file, std::ios::binary);
+  out << csv;
+  out.close();
+  if (!out) detail::throw_error("db export: cannot write " + o.file);
+  std::fprintf(stderr, "wrote %s\n", o.file.c_str());
+}
+
+void forget(const Options& o) {
+  auto db = open_store(o);
+  const int n = db->forget(o.point);
+  if (n == 0) {
+    detail::throw_error("no decision point or loop called '" + o.point + "' in " + db->path() +
+                        "; `autosched db list` shows them");
+  }
+  std::printf("forgot %d decision point%s of '%s' (history and saved states)\n", n, n == 1 ? "" : "s", o.point.c_str());
+}
+
+}  // namespace
+
+void add_db_command(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  auto* db = app.add_subcommand("db", "Inspect and manage the store of what decision points learned");
+  db->add_option("--db", options->db, "Store file (default: AUTOSCHED_DB, else the user's cache directory)");
+  db->require_subcommand(1);
+  db->add_subcommand("list", "Every decision point with its best arm")->callback([options] { list(*options); });
+  auto* show_cmd = db->add_subcommand("show", "Per-arm statistics and saved selector states of a point or loop");
+  show_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
+  show_cmd->callback([options] { show(*options); });
+  auto* export_cmd = db->add_subcommand("export", "Every history row");
+  export_cmd->add_flag("--csv", options->csv, "As CSV (the one format)");
+  export_cmd->add_option("file", options->file, "Output file (default: stdout)");
+  export_cmd->callback([options] { export_rows(*options); });
+  auto* forget_cmd = db->add_subcommand("forget", "Delete the history and saved states of a point or loop");
+  forget_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
+  forget_cmd->callback([options] { forget(*options); });
+}
+
+}  // namespace autosched::cli
