@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job: what autosched sees on this machine, then a short example loop.
-# Run after scripts/setup.sh.
+# The main job: what autosched sees on this machine, a short example loop, then
+# a time-stepping example run twice on a scratch store: the first run learns
+# its loop's schedule, the second resumes from the store and exploits from its
+# first step. Run after scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/bin
@@ -8,3 +10,11 @@ bin=build/release/bin
 "$bin/autosched" info
 echo
 "$bin/first_loop"
+store=$(mktemp -d)
+trap 'rm -rf "$store"' EXIT
+for run in first second; do
+  printf '\ntime_steps, %s run (AUTOSCHED_DB=%s/autosched.db):\n' "$run" "$store"
+  AUTOSCHED_DB="$store/autosched.db" "$bin/time_steps"
+done
+printf '\nWhat the store holds:\n'
+"$bin/autosched" db --db "$store/autosched.db" list

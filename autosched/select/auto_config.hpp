@@ -16,6 +16,9 @@ struct AutoConfig {
   double guard = 2.0;
   /// Relative spread of loop times assumed until repeated samples measure it.
   double noise_floor = 0.03;
+  /// Arms whose means are within this fraction of the best are equals: a pick
+  /// among them is not counted as exploration (the choice costs nothing).
+  double tie = 0.01;
   /// Change detection (Page-Hinkley / CUSUM) on the best arm's excess over
   /// its reference, in units of the measured relative spread σ: excess below
   /// `change_slack`·σ is ignored, an accumulated excess above

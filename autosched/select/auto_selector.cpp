@@ -52,6 +52,13 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
 }
 
 Decision AutoSelector::choose(const Context&) {
+  if (resumed_) {
+    // The first instance after a warm start exploits what the last run
+    // learned; sampling (or the rest of an unfinished sweep) follows.
+    resumed_ = false;
+    last_from_sweep_ = false;
+    if (const int best = best_arm(); best >= 0) return guarded(best, false);
+  }
   while (queue_next_ < queue_.size() && arms_[static_cast<std::size_t>(queue_[queue_next_])].retired) ++queue_next_;
   last_from_sweep_ = queue_next_ < queue_.size();
   if (last_from_sweep_) return guarded(queue_[queue_next_++], true);
@@ -65,12 +72,6 @@ Decision AutoSelector::choose(const Context&) {
   }
 
   const int best = best_arm();
-  if (resumed_ && best >= 0) {
-    // The first instance after a warm start exploits what the last run
-    // learned; sampling resumes from the second.
-    resumed_ = false;
-    return guarded(best, false);
-  }
   if (best < 0) {  // every arm retired (the loop changed under us): start over
     reopen();
     return choose(Context{});
@@ -89,7 +90,10 @@ Decision AutoSelector::choose(const Context&) {
       pick = i;
     }
   }
-  return guarded(pick, pick != best);
+  // Reported as exploration only when the pick looks worse than the best by
+  // more than a tie: rotating among equals costs nothing.
+  const double best_mean = arms_[static_cast<std::size_t>(best)].all.mean;
+  return guarded(pick, arms_[static_cast<std::size_t>(pick)].all.mean > (1.0 + config_.tie) * best_mean);
 }
 
 void AutoSelector::reopen() {
@@ -101,6 +105,8 @@ void AutoSelector::reopen() {
     const double prior = a.all.count > 0 && !a.retired ? a.all.mean : std::numeric_limits<double>::infinity();
     a = ArmState{{}, {}, false, prior};
   }
+  queue_.resize(arms_.size());
+  std::iota(queue_.begin(), queue_.end(), 0);
   std::stable_sort(queue_.begin(), queue_.end(), [&](int x, int y) {
     return arms_[static_cast<std::size_t>(x)].prior < arms_[static_cast<std::size_t>(y)].prior;
   });
@@ -149,7 +155,9 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
 }
 
 std::string AutoSelector::save_state() const {
-  if (sweeping()) return {};  // only settled knowledge is worth resuming
+  // Arms without samples (a sweep cut off by the end of the run) are swept
+  // by the run that loads this.
+  if (best_arm() < 0) return {};
   std::ostringstream out;
   out.precision(17);
   out << "auto3 " << arms_.size();
@@ -172,7 +180,15 @@ bool AutoSelector::load_state(std::string_view state) {
   }
   if (!in || !any) return false;
   arms_ = std::move(loaded);
-  queue_next_ = queue_.size();  // no sweep: the stored samples stand in for it
+  // No sweep: the stored samples stand in for it, except for arms the last
+  // run did not reach.
+  queue_.clear();
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
+    if (arms_[static_cast<std::size_t>(i)].all.count == 0 && !arms_[static_cast<std::size_t>(i)].retired) {
+      queue_.push_back(i);
+    }
+  }
+  queue_next_ = 0;
   watched_ = -1;
   resumed_ = true;
   recheck_first_ = false;

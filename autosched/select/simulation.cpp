@@ -88,19 +88,19 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       if (!v || *v < 0 || *v > 5) detail::throw_error(where + ": noise expects one number in [0, 5]");
       s.noise = *v;
     } else if (key == "cold" || key == "outliers") {
-      auto first = words.size() == 3 ? text::to_double(words[1]) : std::nullopt;
-      auto factor = words.size() == 3 ? text::to_double(words[2]) : std::nullopt;
       const bool cold = key == "cold";
-      if (!first || !factor || *factor < 1 || *first < 0 || (cold ? *first != std::floor(*first) : *first > 1)) {
+      const double first = words.size() == 3 ? text::to_double(words[1]).value_or(-1) : -1;
+      const double factor = words.size() == 3 ? text::to_double(words[2]).value_or(-1) : -1;
+      if (factor < 1 || first < 0 || (cold ? first != std::floor(first) : first > 1)) {
         detail::throw_error(where + (cold ? ": cold expects <instances> <factor >= 1>"
                                           : ": outliers expects <rate in [0, 1]> <factor >= 1>"));
       }
       if (cold) {
-        s.cold_steps = static_cast<int>(*first);
-        s.cold_factor = *factor;
+        s.cold_steps = static_cast<int>(first);
+        s.cold_factor = factor;
       } else {
-        s.outlier_rate = *first;
-        s.outlier_factor = *factor;
+        s.outlier_rate = first;
+        s.outlier_factor = factor;
       }
     } else if (key == "arm") {
       if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>]");

@@ -24,6 +24,12 @@ struct Loop {
   }
 };
 
+Outcome took(double ns) {
+  Outcome o;
+  o.time_ns = ns;
+  return o;
+}
+
 std::vector<int> drive(AutoSelector& s, const Loop& loop, int steps, double* total_ms = nullptr) {
   std::vector<int> arms;
   for (int k = 0; k < steps; ++k) {
@@ -56,7 +62,7 @@ TEST(AutoSelector, TheFirstArmIsCheckedAgainAfterTheSweep) {
   for (int k = 0; k < 2; ++k) {
     const Decision d = s.choose({});
     ASSERT_EQ(d.arm, 0);
-    s.observe(d, Outcome{300e6});
+    s.observe(d, took(300e6));
   }
   const auto arms = drive(s, loop, 50);
   EXPECT_EQ(s.best_arm(), 0);
@@ -69,7 +75,7 @@ TEST(AutoSelector, IgnoresTheColdFirstInstance) {
   AutoSelector s(3, AutoConfig{});
   const Decision cold = s.choose({});
   ASSERT_EQ(cold.arm, 0);
-  s.observe(cold, Outcome{1000e6});
+  s.observe(cold, took(1000e6));
   drive(s, {{10, 12, 13}}, 40);
   EXPECT_EQ(s.best_arm(), 0);
   EXPECT_FALSE(s.retired(1));  // its budget came from arm 0's real cost
@@ -83,7 +89,7 @@ TEST(AutoSelector, ClipsAnOutlierInsteadOfAbandoningTheBestArm) {
   for (AutoSelector* x : {&clipped, &unclipped}) {
     drive(*x, {{10, 12}}, 30);
     ASSERT_EQ(x->best_arm(), 0);
-    x->observe(Decision{0}, Outcome{500e6});
+    x->observe(Decision{0}, took(500e6));
   }
   EXPECT_EQ(clipped.best_arm(), 0);
   EXPECT_EQ(unclipped.best_arm(), 1);
@@ -137,14 +143,28 @@ TEST(AutoSelector, WarmStartSkipsTheSweep) {
   EXPECT_TRUE(fresh.save_state().empty());  // nothing settled yet
 }
 
+// A run that ended in the middle of its sweep still leaves what it measured;
+// the next run exploits the best of it and sweeps only the arms not reached.
+TEST(AutoSelector, WarmStartFinishesAnUnfinishedSweep) {
+  AutoSelector first(5, AutoConfig{});
+  drive(first, {{14, 11, 10, 13, 12}}, 4);  // warm-up, arms 0, 1, 2
+  ASSERT_TRUE(first.sweeping());
+  const std::string state = first.save_state();
+  ASSERT_FALSE(state.empty());
+  AutoSelector second(5, AutoConfig{});
+  ASSERT_TRUE(second.load_state(state));
+  const auto arms = drive(second, {{14, 11, 10, 13, 12}}, 3);
+  EXPECT_EQ(arms, (std::vector<int>{2, 3, 4}));  // the best so far, then the arms not reached
+}
+
 // An arm whose first real trial was inflated 100× (still cold) is not written
 // off: one sample far below its mean replaces the inflated ones.
 TEST(AutoSelector, ASampleFarBelowTheMeanReplacesInflatedOnes) {
   AutoSelector s(2, AutoConfig{.warmup = 0});
-  s.observe(s.choose({}), Outcome{1000e6});  // arm 0, cold
-  s.observe(s.choose({}), Outcome{20e6});    // arm 1
+  s.observe(s.choose({}), took(1000e6));  // arm 0, cold
+  s.observe(s.choose({}), took(20e6));    // arm 1
   ASSERT_EQ(s.best_arm(), 1);
-  s.observe(Decision{0}, Outcome{10e6});
+  s.observe(Decision{0}, took(10e6));
   EXPECT_EQ(s.best_arm(), 0);
   const auto arms = drive(s, {{10, 20}}, 50);
   EXPECT_GE(std::count(arms.begin(), arms.end(), 0), 48);

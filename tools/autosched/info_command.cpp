@@ -7,11 +7,14 @@
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/version.hpp>
 #include <autosched/loops/schedule_environment.hpp>
+#include <autosched/store/store.hpp>
 #include <autosched/techniques/catalogue.hpp>
 
 #include <omp.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -54,6 +57,15 @@ void print_info() {
   }
   for (const auto& used : env.aliases_used) row("  alias", used);
   for (const auto& problem : env.problems) row("  ignored", problem);
+  const auto store = store_path_from_environment();
+  if (!store) {
+    row("store", "off (AUTOSCHED_DB)");
+  } else {
+    row("store", *store + (std::filesystem::exists(*store) ? "" : " (not created yet)") +
+                     (std::getenv("AUTOSCHED_DB") != nullptr ? " (AUTOSCHED_DB)" : " (default)"));
+  }
+  const char* trace = std::getenv("AUTOSCHED_TRACE");
+  row("trace", trace != nullptr && *trace != '\0' ? std::string(trace) + " (AUTOSCHED_TRACE)" : std::string("none"));
 
   std::printf("optional components\n");
   for (const Component& c : components()) {
