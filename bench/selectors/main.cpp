@@ -1,0 +1,86 @@
+// bench_selectors: what a selector costs per loop instance on real loops.
+// Every selector (and the fixed `static` schedule as the baseline) runs its
+// own small loop; instances are interleaved across selectors so that machine
+// noise hits all of them alike. Per selector it prints, as CSV:
+//   selection_ns  choose() + observe() as the decision point times them
+//                 (median and 90th percentile over instances);
+//   call_ns       the whole parallel_for call seen by the caller (median);
+//   overhead_ns   call_ns minus the fixed schedule's call_ns: everything the
+//                 selection costs the application, bookkeeping and (when
+//                 AUTOSCHED_DB is set) posting to the store included.
+// The store is a process-wide setting: run.sh runs this twice, store off and on.
+//
+//   bench_selectors [--instances K] [--n N] [--threads P]
+#include <autosched/autosched.hpp>
+#include <autosched/core/clock.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/select/simulation.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+long option(int argc, char** argv, const char* name, long fallback, long low) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) != name) continue;
+    const auto v = autosched::text::to_int(argv[i + 1]);
+    if (!v || *v < low) {
+      std::fprintf(stderr, "%s\n",
+                   autosched::text::bad_value(name, argv[i + 1], "an integer >= " + std::to_string(low)).c_str());
+      std::exit(2);
+    }
+    return static_cast<long>(*v);
+  }
+  return fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const long instances = option(argc, argv, "--instances", 3000, 10);
+  const long n = option(argc, argv, "--n", 1024, 1);
+  const int threads = static_cast<int>(option(argc, argv, "--threads", omp_get_max_threads(), 1));
+
+  std::vector<std::string> schedules{"static"};
+  for (const auto& s : autosched::published_selector_schedules()) schedules.push_back(s);
+  schedules.emplace_back("auto:chunk");
+  schedules.emplace_back("auto");
+
+  struct Samples {
+    std::vector<double> selection, call;
+  };
+  std::vector<Samples> samples(schedules.size());
+  for (long k = 0; k < instances; ++k) {
+    for (std::size_t s = 0; s < schedules.size(); ++s) {
+      const std::string loop = "bench/" + schedules[s];
+      const std::int64_t start = autosched::now_ns();
+      autosched::parallel_for(0L, n, [](long i) { asm volatile("" : : "r"(i)); },
+                              {.name = loop, .schedule = schedules[s], .threads = threads});
+      const std::int64_t stop = autosched::now_ns();
+      const auto r = autosched::last_instance(loop);
+      if (k < instances / 10) continue;  // the first tenth warms caches and the team up
+      samples[s].selection.push_back(r->selection_ns);
+      samples[s].call.push_back(static_cast<double>(stop - start));
+    }
+  }
+  const double baseline = percentile(samples[0].call, 0.5);
+  std::printf("schedule,selection_ns_median,selection_ns_p90,call_ns_median,overhead_ns\n");
+  for (std::size_t s = 0; s < schedules.size(); ++s) {
+    const double call = percentile(samples[s].call, 0.5);
+    std::printf("\"%s\",%.0f,%.0f,%.0f,%.0f\n", schedules[s].c_str(), percentile(samples[s].selection, 0.5),
+                percentile(samples[s].selection, 0.9), call, call - baseline);
+  }
+  autosched::flush_records();
+  return 0;
+}
