@@ -418,6 +418,10 @@ void LoopRecord::close(Instance& inst) noexcept {
   row.cut_short = r.cut_short;
   row.failed = r.failed;
   if (inst.slot_ != nullptr) {
+    if (rec.trace != nullptr) {
+      const std::string state = inst.slot_->point->selector().summary();
+      std::snprintf(row.selector_state, sizeof row.selector_state, "%s", state.c_str());
+    }
     row.portfolio = inst.slot_->portfolio.c_str();
     row.selector_config = inst.slot_->config.text.c_str();
     row.bucket = inst.slot_->bucket;

@@ -24,7 +24,9 @@ struct InstanceRow {
   double selector_ns = 0;
   double reward = std::numeric_limits<double>::quiet_NaN();  ///< NaN: the selector has none
   const char* selector = "";                                 ///< empty for fixed schedules
-  const char* summary = "";  ///< unused by the writer (selector summaries allocate); reserved
+  /// The selector's state after this instance ("sweep 3/12", "greedy 4 …"),
+  /// filled only while a trace is written.
+  char selector_state[48] = "";
   bool explored = false;
   bool cut_short = false;
   bool failed = false;

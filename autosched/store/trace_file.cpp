@@ -39,7 +39,7 @@ TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
   } else {
     std::fputs(
         "loop,instance,selector,explored,technique,chunk,exp_chunk,n,p,loop_time_ns,lib,percent_imbalance,cov,"
-        "stddev,skewness,kurtosis,selector_ns,reward,cut_short,failed\n",
+        "stddev,skewness,kurtosis,selector_ns,selector_state,reward,cut_short,failed\n",
         file_);
   }
 }
@@ -63,19 +63,21 @@ void TraceFile::write(std::span<const InstanceRow> rows) {
                    "\"technique\": \"%s\", \"chunk\": %" PRId64 ", \"exp_chunk\": %s, \"n\": %" PRId64
                    ", \"p\": %d, \"loop_time_ns\": %.0f, \"lib\": %.4f, \"percent_imbalance\": %.4f, \"cov\": %.6f, "
                    "\"stddev\": %.1f, \"skewness\": %.6f, \"kurtosis\": %.6f, \"selector_ns\": %.0f, "
-                   "\"reward\": %s, \"cut_short\": %s, \"failed\": %s}",
+                   "\"selector_state\": %s, \"reward\": %s, \"cut_short\": %s, \"failed\": %s}",
                    first_ ? "" : ",\n", json_quoted(r.loop).c_str(), r.instance, json_quoted(r.selector).c_str(),
                    r.explored ? "true" : "false", r.technique, r.chunk, r.exp_chunk ? "true" : "false", r.n, r.p,
                    m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness, m.kurtosis, r.selector_ns,
-                   reward_text(r.reward, "null").c_str(), r.cut_short ? "true" : "false", r.failed ? "true" : "false");
+                   json_quoted(r.selector_state).c_str(), reward_text(r.reward, "null").c_str(),
+                   r.cut_short ? "true" : "false", r.failed ? "true" : "false");
       first_ = false;
     } else {
-      std::fprintf(
-          file_,
-          "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64 ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%s,%d,%d\n",
-          csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
-          r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness,
-          m.kurtosis, r.selector_ns, reward_text(r.reward, "").c_str(), r.cut_short ? 1 : 0, r.failed ? 1 : 0);
+      std::fprintf(file_,
+                   "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64
+                   ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%s,%s,%d,%d\n",
+                   csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
+                   r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev,
+                   m.skewness, m.kurtosis, r.selector_ns, csv_quoted(r.selector_state).c_str(),
+                   reward_text(r.reward, "").c_str(), r.cut_short ? 1 : 0, r.failed ? 1 : 0);
     }
   }
 }

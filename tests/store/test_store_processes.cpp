@@ -81,7 +81,9 @@ TEST(StoreProcesses, SecondRunResumesWithoutExploring) {
 
 // Runs two store_probe processes at once on `db`; both must succeed.
 void run_side_by_side(const TempDir& dir, const std::string& db, const std::string& args) {
-  const std::string one = std::string("env AUTOSCHED_DB=") + db + " " + STORE_PROBE + " " + args;
+  // Two 2-thread teams share the cores: threads that wait should sleep, not spin.
+  const std::string one =
+      std::string("env OMP_WAIT_POLICY=passive AUTOSCHED_DB=") + db + " " + STORE_PROBE + " " + args;
   const std::string command = "env -u AUTOSCHED_SCHEDULE -u OMP_SCHEDULE -u AUTOSCHED_TRACE sh -c '" + one + " >" +
                               dir.file("a.out") + " 2>&1 & first=$!; " + one + " >" + dir.file("b.out") +
                               " 2>&1 & second=$!; wait $first && wait $second'";
@@ -170,13 +172,14 @@ TEST(Traces, CsvHasOneRowPerInstanceWithTheRlReward) {
   ASSERT_EQ(rows.size(), 13u);
   EXPECT_EQ(rows[0],
             "loop,instance,selector,explored,technique,chunk,exp_chunk,n,p,loop_time_ns,lib,percent_imbalance,cov,"
-            "stddev,skewness,kurtosis,selector_ns,reward,cut_short,failed");
+            "stddev,skewness,kurtosis,selector_ns,selector_state,reward,cut_short,failed");
   for (int k = 0; k < 12; ++k) {
     // loop, instance, selector, explored (explore-first: all 12 explore), …, n, p
     const std::regex expected("\"traced\"," + std::to_string(k) + ",qlearn,1,[a-z0-9-]+,\\d+,[01],5000,2,\\d+,.*");
     EXPECT_TRUE(std::regex_match(rows[static_cast<std::size_t>(k) + 1], expected)) << rows[k + 1];
-    // the reward column (fourth from the end) is filled for an RL agent
-    EXPECT_TRUE(std::regex_search(rows[static_cast<std::size_t>(k) + 1], std::regex(",-?[0-9.e+-]+,0,0$")))
+    // the agent's state, and the reward (third from the end) is filled for an RL agent
+    EXPECT_TRUE(std::regex_search(rows[static_cast<std::size_t>(k) + 1],
+                                  std::regex(",\"explore " + std::to_string(k) + "/144\",-?[0-9.e+-]+,0,0$")))
         << rows[k + 1];
   }
   const auto threads = lines(read_file(trace + ".threads.csv"));

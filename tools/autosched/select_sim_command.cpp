@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -31,6 +32,7 @@ struct Options {
 struct Row {
   std::string selector;
   double total = 0, fixed = 0, oracle = 0, explore = 0, ns = 0;
+  double fixed_ms = 0, oracle_ms = 0;
 };
 
 std::vector<std::string> selector_list(const std::string& spec) {
@@ -47,15 +49,53 @@ std::vector<std::string> selector_list(const std::string& spec) {
   return out;
 }
 
+/// The matrix the full tables below it are summarised by: regret vs the best
+/// fixed arm, selectors × scenarios, with the best of each column in bold.
+std::string summary(const std::vector<std::string>& selectors, const std::vector<std::string>& scenarios,
+                    const std::vector<std::vector<double>>& regret, int seeds) {
+  std::ostringstream md;
+  md << "**Regret vs the best fixed arm** (%, mean of " << seeds << " seeds; lower is better, best per scenario in "
+     << "bold)\n\n| selector |";
+  for (const auto& s : scenarios) md << ' ' << s << " |";
+  md << " sum |\n|---|";
+  for (std::size_t j = 0; j <= scenarios.size(); ++j) md << "---:|";
+  md << '\n';
+  std::vector<double> best(scenarios.size() + 1, std::numeric_limits<double>::infinity());
+  for (const auto& row : regret) {
+    double sum = 0;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      best[j] = std::min(best[j], row[j]);
+      sum += row[j];
+    }
+    best.back() = std::min(best.back(), sum);
+  }
+  char cell[64];
+  for (std::size_t k = 0; k < selectors.size(); ++k) {
+    md << "| `" << selectors[k] << "` |";
+    double sum = 0;
+    for (std::size_t j = 0; j <= scenarios.size(); ++j) {
+      const double v = j < scenarios.size() ? regret[k][j] : sum;
+      if (j < scenarios.size()) sum += v;
+      std::snprintf(cell, sizeof cell, v == best[j] ? " **%.2f** |" : " %.2f |", v);
+      md << cell;
+    }
+    md << '\n';
+  }
+  return md.str();
+}
+
 void run(const Options& o) {
   const auto selectors = selector_list(o.selectors);
   std::vector<SelectorConfig> configs;
   for (const auto& s : selectors) configs.push_back(parse_selector(s, "--selectors"));
   std::ostringstream md, csv;
+  std::vector<std::string> scenario_names;
+  std::vector<std::vector<double>> regret(configs.size());  ///< per selector, per scenario
   csv << "scenario,selector,seeds,steps,total_ms,best_fixed_ms,oracle_ms,regret_fixed_pct,regret_oracle_pct,"
          "exploration_pct,selector_ns\n";
   for (const std::string& file : resolve_scenarios(o.scenarios)) {
     const Scenario scenario = load_scenario(file);
+    scenario_names.push_back(scenario.name);
     const int steps = o.steps > 0 ? o.steps : scenario.steps;
     std::printf("\n%s — %s (%d steps, %d seeds)\n", scenario.name.c_str(), scenario.description.c_str(), steps,
                 o.seeds);
@@ -70,6 +110,8 @@ void run(const Options& o) {
       for (int seed = 1; seed <= o.seeds; ++seed) {
         const SimulationResult s = simulate(scenario, configs[k], static_cast<std::uint64_t>(seed), steps);
         r.total += s.total_ms / o.seeds;
+        r.fixed_ms += s.best_fixed_ms / o.seeds;
+        r.oracle_ms += s.oracle_ms / o.seeds;
         r.fixed += s.regret_vs_fixed_pct() / o.seeds;
         r.oracle += s.regret_vs_oracle_pct() / o.seeds;
         r.explore += s.exploration_share * 100.0 / o.seeds;
@@ -81,9 +123,11 @@ void run(const Options& o) {
       std::snprintf(line, sizeof line, "| `%s` | %.1f | %.2f%% | %.2f%% | %.1f%% | %.0f |\n", r.selector.c_str(),
                     r.total, r.fixed, r.oracle, r.explore, r.ns);
       md << line;
-      std::snprintf(line, sizeof line, "%s,\"%s\",%d,%d,%.3f,,,%.4f,%.4f,%.2f,%.0f\n", scenario.name.c_str(),
-                    r.selector.c_str(), o.seeds, steps, r.total, r.fixed, r.oracle, r.explore, r.ns);
+      std::snprintf(line, sizeof line, "%s,\"%s\",%d,%d,%.3f,%.3f,%.3f,%.4f,%.4f,%.2f,%.0f\n", scenario.name.c_str(),
+                    r.selector.c_str(), o.seeds, steps, r.total, r.fixed_ms, r.oracle_ms, r.fixed, r.oracle, r.explore,
+                    r.ns);
       csv << line;
+      regret[k].push_back(r.fixed);
     }
   }
   auto write = [](const std::string& path, const std::string& content) {
@@ -92,7 +136,7 @@ void run(const Options& o) {
     f << content;
     if (!f) detail::throw_error("select-sim: cannot write " + path);
   };
-  write(o.markdown, md.str());
+  write(o.markdown, summary(selectors, scenario_names, regret, o.seeds) + md.str());
   write(o.csv, csv.str());
 }
 
