@@ -41,7 +41,7 @@ struct LoopOptions {
   std::string_view name{};
   /// Schedule text (spec/loops.md §5), e.g. "gss,chunk=16" or "tss,chunk=expert".
   /// Empty: AUTOSCHED_SCHEDULE_FOR for this loop, else AUTOSCHED_SCHEDULE,
-  /// else `static`. A schedule given here wins over the environment.
+  /// else `auto` (online selection). A schedule given here wins over the environment.
   std::string_view schedule{};
   /// Team size when a team is opened; 0 = OpenMP's (OMP_NUM_THREADS).
   int threads = 0;
