@@ -92,7 +92,7 @@ struct Recording {
     return store_.load(std::memory_order_acquire);
   }
   [[nodiscard]] Store* store_if_open() const noexcept { return store_.load(std::memory_order_acquire); }
-  [[nodiscard]] bool active() const noexcept { return trace != nullptr || store_if_open() != nullptr; }
+  [[nodiscard]] bool active() const noexcept { return trace != nullptr || store_if_open() != nullptr || logs.used(); }
 
  private:
   std::once_flag store_once;

@@ -29,7 +29,8 @@ struct AutoConfig {
   double change_threshold = 5.0;
   /// Each sample adds at most `change_cap`·σ to the test: loop times are
   /// heavy-tailed (a preempted instance is 10σ off), and one such sample
-  /// must not re-open exploration; three in a row, or a sustained shift, do.
+  /// must not re-open exploration; four in a row (4 × (2 − 0.5) > 5), or a
+  /// sustained shift, do.
   double change_cap = 2.0;
   int settle = 16;
   /// The first `warmup` instances of a decision point in a process pay for

@@ -124,6 +124,7 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
   }
   if (o.cut_short) {
     a.retired = true;  // at least guard × slower than the best: not worth more samples
+    if (watched_ == d.arm) watched_ = -1;
     return;
   }
   double time = o.time_ns;
@@ -141,8 +142,11 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
   a.all.add(time);
   a.session.add(time);
 
-  // Change detection watches the best arm once it has settled in this run.
-  if (watched_ < 0 && d.arm == best_arm() && a.session.count >= config_.settle) {
+  // Change detection watches the best arm once it has settled in this run;
+  // when another arm becomes the best, the watch moves to it.
+  const int best = best_arm();
+  if (watched_ >= 0 && watched_ != best) watched_ = -1;
+  if (watched_ < 0 && d.arm == best && a.session.count >= config_.settle) {
     watched_ = d.arm;
     reference_ = a.session.mean;
     spread_ = relative_spread(true);
@@ -175,10 +179,17 @@ bool AutoSelector::load_state(std::string_view state) {
   std::vector<ArmState> loaded(arms);
   bool any = false;
   for (ArmState& a : loaded) {
-    in >> a.all.count >> a.all.mean >> a.all.m2 >> a.retired;
+    if (!(in >> a.all.count >> a.all.mean >> a.all.m2 >> a.retired)) return false;
+    // Only statistics a run could have produced: anything else (a damaged
+    // or hand-edited store) would turn every draw into NaN.
+    const bool valid = a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
+                                        : a.all.count > 0 && std::isfinite(a.all.mean) && a.all.mean > 0 &&
+                                              std::isfinite(a.all.m2) && a.all.m2 >= 0;
+    if (!valid) return false;
     any = any || (a.all.count > 0 && !a.retired);
   }
-  if (!in || !any) return false;
+  std::string rest;
+  if (!any || in >> rest) return false;
   arms_ = std::move(loaded);
   // No sweep: the stored samples stand in for it, except for arms the last
   // run did not reach.

@@ -2,6 +2,9 @@
 
 #include <autosched/core/error.hpp>
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -13,9 +16,33 @@
 
 namespace autosched {
 
+namespace {
+
+// Set in the child of a fork(): the writer thread did not survive it, its
+// mutexes may be held by threads that no longer exist, and SQLite forbids
+// using a connection across fork. The child records nothing.
+std::atomic<bool> forked_child{false};
+
+void on_fork_child() { forked_child.store(true, std::memory_order_relaxed); }
+
+void warn_forked_child_once() {
+  static std::atomic<bool> warned{false};
+  if (warned.exchange(true)) return;
+  // write(2), not detail::warn: a lock another thread held at fork time
+  // would never be released in the child.
+  static const char message[] =
+      "autosched: warning: a forked child process records nothing (store, traces, logs); its loops run normally\n";
+  [[maybe_unused]] const auto written = ::write(2, message, sizeof message - 1);
+}
+
+}  // namespace
+
+bool recording_disabled_by_fork() noexcept { return forked_child.load(std::memory_order_relaxed); }
+
 struct BackgroundWriter::State {
   static constexpr std::size_t capacity = 4096;
-  std::mutex mutex;
+  std::mutex mutex;               ///< the ring, the tasks, the counters and the flags
+  std::mutex sink_mutex;          ///< every call into a sink or a task, on any thread
   std::condition_variable wake;   ///< the writer: work arrived or shutdown
   std::condition_variable space;  ///< posters: the ring has room; drain(): all written
   std::array<InstanceRow, capacity> ring{};
@@ -24,8 +51,36 @@ struct BackgroundWriter::State {
   std::vector<RowSink*> sinks;
   std::atomic<bool> any_sink{false};
   std::uint64_t posted = 0, written = 0;
-  bool stopping = false, stopped = false;
+  bool stopping = false;
+  bool stopped = false;  ///< the writer thread is gone: posts are written in place
   std::thread thread;
+
+  /// One failing sink or task must not cost the others their rows.
+  template <class F>
+  static void guarded(const char* what, F&& f) noexcept {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      detail::warn(std::string("background writer: ") + what + ": " + e.what());
+    } catch (...) {
+      detail::warn(std::string("background writer: ") + what + ": unknown exception");
+    }
+  }
+
+  void write_out(std::span<const InstanceRow> rows, std::deque<std::function<void()>>& todo,
+                 const std::vector<RowSink*>& to, bool close) {
+    std::lock_guard lock(sink_mutex);
+    if (!rows.empty()) {
+      for (RowSink* s : to) guarded("writing", [&] { s->write(rows); });
+    }
+    for (auto& task : todo) guarded("a task", task);
+    if (!rows.empty() || !todo.empty()) {
+      for (RowSink* s : to) guarded("flushing", [&] { s->flush(); });
+    }
+    if (close) {
+      for (RowSink* s : to) guarded("closing", [&] { s->close(); });
+    }
+  }
 
   void run() {
     std::vector<InstanceRow> batch;
@@ -38,35 +93,40 @@ struct BackgroundWriter::State {
       batch.clear();
       for (; size > 0; --size, head = (head + 1) % capacity) batch.push_back(ring[head]);
       const std::uint64_t taken = todo.size() + batch.size();
-      const bool stop = stopping && todo.empty() && batch.empty();
+      // The last round: from here on posters write in place, so nothing
+      // posted while the sinks close is left in a queue nobody reads.
+      const bool stop = stopping && taken == 0;
+      if (stop) stopped = true;
       const std::vector<RowSink*> sinks_now = sinks;
       space.notify_all();
       lock.unlock();
       // The writing itself happens without the lock: posters never wait for I/O.
-      try {
-        if (!batch.empty()) {
-          for (RowSink* s : sinks_now) s->write(batch);
-        }
-        for (auto& task : todo) task();
-        if (taken > 0) {
-          for (RowSink* s : sinks_now) s->flush();
-        }
-        if (stop) {
-          for (RowSink* s : sinks_now) s->close();
-        }
-      } catch (const std::exception& e) {
-        detail::warn(std::string("background writer: ") + e.what());
-      }
+      write_out(batch, todo, sinks_now, stop);
       lock.lock();
       written += taken;
       space.notify_all();
       if (stop) return;
     }
   }
+
+  /// After shutdown: write in place, under the sink lock, never throwing.
+  void write_in_place(std::span<const InstanceRow> rows, std::function<void()> task) {
+    std::vector<RowSink*> sinks_now;
+    {
+      std::lock_guard lock(mutex);
+      sinks_now = sinks;
+    }
+    std::deque<std::function<void()>> todo;
+    if (task) todo.push_back(std::move(task));
+    write_out(rows, todo, sinks_now, false);
+  }
 };
 
 BackgroundWriter& BackgroundWriter::instance() {
-  static auto* writer = new BackgroundWriter;  // never destroyed: it outlives static destructors
+  static auto* writer = [] {
+    pthread_atfork(nullptr, nullptr, on_fork_child);
+    return new BackgroundWriter;  // never destroyed: it outlives static destructors
+  }();
   return *writer;
 }
 
@@ -83,13 +143,15 @@ void BackgroundWriter::add_sink(RowSink* sink) {
 bool BackgroundWriter::has_sinks() const noexcept { return state_->any_sink.load(std::memory_order_acquire); }
 
 void BackgroundWriter::post(const InstanceRow& row) {
+  if (forked_child.load(std::memory_order_relaxed)) return warn_forked_child_once();
   State& s = *state_;
   std::unique_lock lock(s.mutex);
-  if (s.stopped) {  // after shutdown: write in place, do not lose it
-    for (RowSink* sink : s.sinks) sink->write({&row, 1});
+  s.space.wait(lock, [&] { return s.size < State::capacity || s.stopped; });
+  if (s.stopped) {  // after shutdown (a loop in a static destructor): write in place, do not lose it
+    lock.unlock();
+    s.write_in_place({&row, 1}, {});
     return;
   }
-  s.space.wait(lock, [&] { return s.size < State::capacity; });
   s.ring[(s.head + s.size) % State::capacity] = row;
   ++s.size;
   ++s.posted;
@@ -97,11 +159,12 @@ void BackgroundWriter::post(const InstanceRow& row) {
 }
 
 void BackgroundWriter::post_task(std::function<void()> task) {
+  if (forked_child.load(std::memory_order_relaxed)) return warn_forked_child_once();
   State& s = *state_;
   std::unique_lock lock(s.mutex);
   if (s.stopped) {
     lock.unlock();
-    task();
+    s.write_in_place({}, std::move(task));
     return;
   }
   s.tasks.push_back(std::move(task));
@@ -110,25 +173,24 @@ void BackgroundWriter::post_task(std::function<void()> task) {
 }
 
 void BackgroundWriter::drain() {
+  if (forked_child.load(std::memory_order_relaxed)) return;
   State& s = *state_;
   std::unique_lock lock(s.mutex);
-  if (s.stopped) return;
   const std::uint64_t target = s.posted;
   s.wake.notify_one();
-  s.space.wait(lock, [&] { return s.written >= target; });
+  s.space.wait(lock, [&] { return s.written >= target || s.stopped; });
 }
 
 void BackgroundWriter::shutdown() {
+  if (forked_child.load(std::memory_order_relaxed)) return;
   State& s = *state_;
   {
     std::lock_guard lock(s.mutex);
-    if (s.stopped || s.stopping) return;
+    if (s.stopping) return;
     s.stopping = true;
     s.wake.notify_one();
   }
   s.thread.join();
-  std::lock_guard lock(s.mutex);
-  s.stopped = true;
 }
 
 }  // namespace autosched

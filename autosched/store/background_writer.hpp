@@ -27,6 +27,11 @@ class RowSink {
   virtual void close() {}
 };
 
+/// True in the child of a fork() of a process that recorded: the child
+/// records nothing (the writer thread and SQLite connections do not survive
+/// a fork); its loops run normally.
+bool recording_disabled_by_fork() noexcept;
+
 class BackgroundWriter {
  public:
   /// The process's writer; started on first use.
@@ -42,6 +47,8 @@ class BackgroundWriter {
   /// Waits until everything posted so far is written.
   void drain();
   /// Drains and stops the thread; later posts are written synchronously.
+  /// A sink or task that throws is reported as a warning; the others still
+  /// get their rows.
   void shutdown();
 
   BackgroundWriter(const BackgroundWriter&) = delete;

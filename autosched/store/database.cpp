@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <chrono>
 #include <cstdio>
@@ -106,7 +107,7 @@ CREATE TABLE IF NOT EXISTS states (
 
 }  // namespace
 
-Database::Database(const std::string& path) : path_(path) { open_checked(); }
+Database::Database(const std::string& path, Access access) : path_(path), access_(access) { open_checked(); }
 
 Database::~Database() { sqlite3_close_v2(db_); }
 
@@ -185,13 +186,47 @@ class DirectoryLock {
   int fd_;
 };
 
+/// The name of the network filesystem `dir` is on, or empty when it is local.
+std::string network_filesystem(const std::filesystem::path& dir) {
+  struct statfs fs {};
+  if (statfs(dir.empty() ? "." : dir.c_str(), &fs) != 0) return {};
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case 0x6969:
+      return "nfs";
+    case 0x517b:
+      return "smb";
+    case 0xff534d42:
+      return "cifs";
+    case 0xfe534d42:
+      return "smb2";
+    case 0x0bd00bd0:
+      return "lustre";
+    case 0x47504653:
+      return "gpfs";
+    case 0x19830326:
+      return "beegfs";
+    case 0x00c36400:
+      return "ceph";
+    case 0x5346414f:
+      return "afs";
+    case 0x65735546:
+      return "fuse";  // sshfs and most cluster filesystems mounted through FUSE
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 void Database::open_checked() {
   namespace fs = std::filesystem;
+  const bool inspect = access_ == Access::inspect;
   for (int attempt = 0; attempt < 3; ++attempt) {
-    if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK) {
+    // The file's identity before and after opening: if they differ, a peer
+    // replaced it in between and this connection may hold the old file.
+    const auto before = file_identity(path_);
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (inspect ? 0 : SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
       const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close_v2(db_);
       db_ = nullptr;
@@ -199,10 +234,15 @@ void Database::open_checked() {
     }
     sqlite3_busy_timeout(db_, 10000);  // other processes (MPI ranks) may be writing
     const auto identity = file_identity(path_);
+    if (before != identity && before != decltype(before){0, 0}) {
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      continue;
+    }
     std::string problem;
     try {
       Header h = read_header(db_, path_);
-      if (h.application == 0 && h.objects == 0) {
+      if (h.application == 0 && h.objects == 0 && !inspect) {
         exec("BEGIN IMMEDIATE");  // another process may be creating it too: one of them does
         try {
           if (single_integer(db_, "SELECT count(*) FROM sqlite_master") == 0) {
@@ -219,6 +259,8 @@ void Database::open_checked() {
       }
       if (h.check != "ok") {
         problem = "is corrupt (" + h.check + ")";
+      } else if (h.application == 0 && h.objects == 0) {
+        problem = "is empty";
       } else if (h.application != application_id) {
         problem = "belongs to another application (application_id " + std::to_string(h.application) + ")";
       } else if (h.version > schema_version) {
@@ -226,8 +268,8 @@ void Database::open_checked() {
                   std::to_string(schema_version) + ")";
       }
       if (problem.empty()) {
-        use_wal();
-        exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+        if (!inspect) choose_journal();
+        exec("PRAGMA foreign_keys=ON");
         return;
       }
     } catch (const Error& e) {
@@ -242,6 +284,7 @@ void Database::open_checked() {
     }
     sqlite3_close_v2(db_);
     db_ = nullptr;
+    if (inspect) detail::throw_error("store " + path_ + " " + problem + "; it is not an autosched store");
     DirectoryLock lock(fs::path(path_).parent_path());
     if (file_identity(path_) != identity) continue;  // a peer moved it aside already: use theirs
     // Keep the file (and its journal) for inspection, under a name that says
@@ -254,11 +297,31 @@ void Database::open_checked() {
     const std::string aside = path_ + ".unusable-" + stamp + "-" + std::to_string(getpid());
     std::error_code ec;
     fs::rename(path_, aside, ec);
+    if (ec) {
+      detail::throw_error("store " + path_ + " " + problem + ", and it cannot be moved aside (" + ec.message() +
+                          "); set AUTOSCHED_DB to another path");
+    }
     fs::rename(path_ + "-wal", aside + "-wal", ec);
     fs::remove(path_ + "-shm", ec);  // an index of the WAL, rebuilt from it
     detail::warn("store " + path_ + " " + problem + "; moved it to " + aside + " and started a new one");
   }
   detail::throw_error("store: cannot create a usable store at " + path_);
+}
+
+void Database::choose_journal() {
+  const auto network = network_filesystem(std::filesystem::path(path_).parent_path());
+  if (network.empty()) {
+    use_wal();
+  } else {
+    // WAL keeps its index in shared memory, which only processes on one host
+    // share; on a network filesystem, processes on two nodes would corrupt
+    // the store. A rollback journal relies on the filesystem's locks instead.
+    exec("PRAGMA journal_mode=DELETE");
+    detail::warn("store " + path_ + " is on a network filesystem (" + network +
+                 "): using a rollback journal instead of WAL; if processes on several nodes share it, set "
+                 "AUTOSCHED_DB to a node-local path");
+  }
+  exec("PRAGMA synchronous=NORMAL");
 }
 
 void Database::use_wal() {

@@ -35,9 +35,14 @@ class Database {
   /// Schema version written by this autosched.
   static constexpr int schema_version = 1;
 
-  /// Opens or creates the store at `path` (its directory must exist).
-  /// Throws autosched::Error when not even a fresh file can be created.
-  explicit Database(const std::string& path);
+  /// `use`: open or create the store, moving an unusable file aside.
+  /// `inspect` (autosched db): open an existing store as it is; a file that
+  /// is missing or not an autosched store is an error, never replaced.
+  enum class Access : std::uint8_t { use, inspect };
+
+  /// Opens the store at `path` (its directory must exist). Throws
+  /// autosched::Error when it cannot be used (`use`: not even a fresh file).
+  explicit Database(const std::string& path, Access access = Access::use);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -87,10 +92,12 @@ class Database {
  private:
   std::int64_t point_id(const PointKey& key);
   void open_checked();
+  void choose_journal();
   void use_wal();
   void exec(const char* sql);
 
   std::string path_;
+  Access access_ = Access::use;
   sqlite3* db_ = nullptr;
   std::mutex mutex_;
 };

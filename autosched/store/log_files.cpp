@@ -6,6 +6,7 @@
 namespace autosched {
 
 void LogFiles::append(const std::string& path, std::string line) {
+  used_.store(true, std::memory_order_relaxed);
   BackgroundWriter::instance().post_task([this, path, line = std::move(line)] {
     auto it = files_.find(path);
     if (it == files_.end()) {

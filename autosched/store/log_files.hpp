@@ -5,6 +5,7 @@
 
 #include <autosched/select/selector.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -14,8 +15,11 @@ namespace autosched {
 class LogFiles final : public SelectorLog {
  public:
   void append(const std::string& path, std::string line) override;
+  /// Whether any line was appended: then the writer must be drained at exit.
+  [[nodiscard]] bool used() const noexcept { return used_.load(std::memory_order_relaxed); }
 
  private:
+  std::atomic<bool> used_{false};
   std::map<std::string, std::FILE*> files_;  ///< touched on the writer thread only
 };
 

@@ -60,6 +60,7 @@ Store* Store::instance() {
 }
 
 std::optional<std::string> Store::load_state(const PointKey& point, const std::string& selector) {
+  if (recording_disabled_by_fork()) return std::nullopt;  // the connection belongs to the parent
   PointKey key = point;
   key.fingerprint = fingerprint_;
   try {

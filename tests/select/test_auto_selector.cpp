@@ -170,6 +170,36 @@ TEST(AutoSelector, ASampleFarBelowTheMeanReplacesInflatedOnes) {
   EXPECT_GE(std::count(arms.begin(), arms.end(), 0), 48);
 }
 
+// The best arm is overtaken without a change alarm (a rival's estimate
+// improves by sampling), then the new best slows down: the change test has
+// moved to it and catches the slowdown.
+TEST(AutoSelector, TheChangeTestFollowsTheBestArm) {
+  AutoSelector s(2, AutoConfig{});
+  drive(s, {{100, 104}}, 100);  // arm 0 is best and settles: the test watches it
+  ASSERT_EQ(s.best_arm(), 0);
+  drive(s, {{100, 60}}, 300);  // sampling finds arm 1 faster now; arm 0 did not change
+  ASSERT_EQ(s.best_arm(), 1);
+  ASSERT_EQ(s.changes_detected(), 0);
+  const auto arms = drive(s, {{100, 400}}, 100);
+  EXPECT_GE(s.changes_detected(), 1);
+  EXPECT_EQ(s.best_arm(), 0);
+  // Four slow samples raise the alarm; the new sweep tries arm 1 once more.
+  EXPECT_LE(std::count(arms.begin(), arms.end(), 1), 8);
+}
+
+// A state that no run could have written is refused, not loaded.
+TEST(AutoSelector, RefusesImpossibleStates) {
+  AutoSelector s(2, AutoConfig{});
+  EXPECT_TRUE(s.load_state("auto3 2 5 10 1 0 5 12 1 0"));
+  for (const char* bad : {"auto3 2 5 10 -1 0 5 12 1 0", "auto3 2 -5 10 1 0 5 12 1 0", "auto3 2 5 nan 1 0 5 12 1 0",
+                          "auto3 2 5 0 1 0 5 12 1 0", "auto3 2 5 10 1 0 5 12 1 0 extra", "auto3 2 5 10 1 0",
+                          "auto3 2 0 3 0 0 0 0 0 0", "auto2 2 5 10 1 0 5 12 1 0"}) {
+    AutoSelector fresh(2, AutoConfig{});
+    EXPECT_FALSE(fresh.load_state(bad)) << bad;
+    EXPECT_TRUE(fresh.sweeping()) << bad;
+  }
+}
+
 // A second run that is uniformly slower (a busier node) keeps exploiting; a
 // change within that run is still detected.
 TEST(AutoSelector, WarmStartJudgesChangesAgainstThisRun) {

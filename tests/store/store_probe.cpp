@@ -1,14 +1,29 @@
 // A small program for the store's process-level tests: runs one named loop
 // for a number of instances and reports what the selector did.
-//   store_probe <loop> <instances> <n> <schedule> [flush-every]
+//   store_probe <loop> <instances> <n> <schedule> [flush-every] [fork]
+// With `fork`, the probe forks after its loops; the child flushes and exits
+// through atexit (it must neither hang nor touch the parent's store), the
+// parent waits for it and fails if the child did.
 // Prints one line per instance ("<instance> <technique> <chunk> <explored>")
 // and a last line "instances=<k> explored=<e> first=<technique>".
 #include <autosched/autosched.hpp>
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define STORE_PROBE_CLANG_TSAN 1
+#endif
+#endif
+#ifndef STORE_PROBE_CLANG_TSAN
+#define STORE_PROBE_CLANG_TSAN 0
+#endif
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
   if (argc < 5) {
@@ -20,6 +35,7 @@ int main(int argc, char** argv) {
   const long n = std::atol(argv[3]);
   const std::string schedule = argv[4];
   const long flush_every = argc > 5 ? std::atol(argv[5]) : 0;
+  const bool fork_at_end = argc > 6 && std::string(argv[6]) == "fork";
   std::atomic<long> touched{0};
   long explored = 0;
   std::string first;
@@ -39,5 +55,25 @@ int main(int argc, char** argv) {
     return 4;
   }
   std::printf("instances=%ld explored=%ld first=%s\n", instances, explored, first.c_str());
+  std::fflush(stdout);
+  if (fork_at_end) {
+    const pid_t child = fork();
+    if (child == 0) {
+      alarm(20);  // a hang here is the bug this checks for
+      autosched::flush_records();
+#if defined(__SANITIZE_THREAD__) || STORE_PROBE_CLANG_TSAN
+      // LLVM's Archer (the TSan build's OpenMP tool) crashes in its own
+      // finalizer in a forked child; the flush above covered our part.
+      _exit(0);
+#else
+      std::exit(0);  // atexit: autosched saves the selectors' states
+#endif
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "store_probe: the forked child failed (status %d)\n", status);
+      return 5;
+    }
+  }
   return 0;
 }

@@ -1,12 +1,17 @@
 // The background writer: rows posted from many threads all arrive, none
-// twice, a full ring makes posters wait instead of dropping, and rows posted
-// after shutdown are still written.
+// twice, a full ring makes posters wait instead of dropping, a failing sink
+// or task costs the others nothing, and rows posted after shutdown are still
+// written.
+#include <autosched/core/error.hpp>
 #include <autosched/store/background_writer.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -35,12 +40,31 @@ class CountingSink final : public RowSink {
   std::atomic<bool> closed_{false};
 };
 
+// Fails its first write, as a store does when the disk is full.
+class FailingOnceSink final : public RowSink {
+ public:
+  void write(std::span<const InstanceRow>) override {
+    if (!failed_.exchange(true)) throw std::runtime_error("disk full");
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+};
+
 // One test: the writer is the process's and shutdown() is final.
 TEST(BackgroundWriter, LosesNothingFromManyThreadsAndAfterShutdown) {
   constexpr int threads = 4;
   constexpr std::uint64_t per_thread = 20000;  // 80000 rows through a ring of 4096
+  std::vector<std::string> warnings;
+  std::mutex warnings_mutex;
+  detail::set_warning_sink([&](std::string_view m) {
+    std::lock_guard lock(warnings_mutex);
+    warnings.emplace_back(m);
+  });
+  FailingOnceSink failing;
   CountingSink sink(threads);
   BackgroundWriter& writer = BackgroundWriter::instance();
+  writer.add_sink(&failing);  // first: its failure must not cost the next sink its rows
   writer.add_sink(&sink);
   std::atomic<int> tasks{0};
   std::vector<std::thread> posters;
@@ -52,6 +76,7 @@ TEST(BackgroundWriter, LosesNothingFromManyThreadsAndAfterShutdown) {
         r.instance = i;
         writer.post(r);
         if (i % 5000 == 0) writer.post_task([&] { tasks.fetch_add(1); });
+        if (i == 7) writer.post_task([] { throw std::runtime_error("task failed"); });
       }
     });
   }
@@ -65,6 +90,11 @@ TEST(BackgroundWriter, LosesNothingFromManyThreadsAndAfterShutdown) {
     }
   }
   EXPECT_EQ(tasks.load(), threads * 4);
+  {
+    std::lock_guard lock(warnings_mutex);
+    EXPECT_EQ(std::count(warnings.begin(), warnings.end(), "background writer: writing: disk full"), 1);
+    EXPECT_EQ(std::count(warnings.begin(), warnings.end(), "background writer: a task: task failed"), threads);
+  }
 
   writer.shutdown();
   EXPECT_TRUE(sink.closed());
@@ -76,6 +106,8 @@ TEST(BackgroundWriter, LosesNothingFromManyThreadsAndAfterShutdown) {
   writer.post_task([&] { ran = true; });
   EXPECT_EQ(sink.seen()[0].size(), per_thread + 1);
   EXPECT_TRUE(ran);
+  writer.drain();  // returns at once after shutdown
+  detail::set_warning_sink({});
 }
 
 }  // namespace

@@ -116,6 +116,19 @@ TEST(StoreProcesses, ConcurrentProcessesMoveACorruptFileAsideOnce) {
   EXPECT_EQ(db.history_rows(), 400) << output;
 }
 
+// A process that forks after recording: the child neither hangs nor writes
+// to the parent's store (SQLite connections do not survive a fork); the
+// parent's rows all arrive.
+TEST(StoreProcesses, AForkedChildRecordsNothingAndDoesNotHang) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=" + dir.file("s.db"), "forking 20 1000 auto 0 fork");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("a forked child process records nothing"), std::string::npos) << r.err;
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 20);
+  EXPECT_EQ(db.runs(), 1);
+}
+
 TEST(StoreProcesses, OffKeepsNothing) {
   TempDir dir;
   const ProbeRun r = probe(dir, "AUTOSCHED_DB=off XDG_CACHE_HOME=" + dir.file("cache") + " HOME=" + dir.file("home"),
@@ -209,6 +222,19 @@ TEST(Traces, JsonIsOneArrayOfInstances) {
   // Objects are separated by exactly one comma.
   EXPECT_EQ(std::count(text.begin(), text.end(), '{'), 7);
   EXPECT_EQ(std::regex_search(text, std::regex("\\}\\s*\\{")), false);
+}
+
+// An RL agent's per-step log is complete at exit even when nothing else is
+// recorded (no store, no trace): one line per learning step.
+TEST(Traces, SelectorLogsAreCompleteWithoutStoreOrTrace) {
+  TempDir dir;
+  const std::string log = dir.file("agent.log");
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=off", "logged 50 1000 auto:qlearn,stats=" + log);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto rows = lines(read_file(log));
+  ASSERT_EQ(rows.size(), 49u);  // a step is logged when the next choice learns from it
+  EXPECT_EQ(rows.front().rfind("logged#10/2,0,", 0), 0u) << rows.front();
+  EXPECT_EQ(rows.back().rfind("logged#10/2,48,", 0), 0u) << rows.back();
 }
 
 TEST(Traces, AnUnwritableTraceIsAWarningNotAFailure) {

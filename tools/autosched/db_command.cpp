@@ -42,7 +42,7 @@ std::unique_ptr<Database> open_store(const Options& o) {
   if (!std::filesystem::exists(path)) {
     detail::throw_error("no store at " + path + " (nothing recorded yet, or set AUTOSCHED_DB / --db)");
   }
-  return std::make_unique<Database>(path);
+  return std::make_unique<Database>(path, Database::Access::inspect);
 }
 
 std::string milliseconds(double ns) {
