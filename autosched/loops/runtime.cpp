@@ -283,7 +283,8 @@ void Instance::work(int tid, const LoopCall& call) noexcept {
       },
       dispenser_);
   // acq_rel: the closing thread sees every worker's stats and dispenser writes.
-  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_) record_->close(*this);
+  const int p = p_;
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) record_->close(*this);
 }
 
 // ---------------------------------------------------------------- LoopRecord

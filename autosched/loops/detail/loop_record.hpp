@@ -51,7 +51,12 @@ class Instance {
   /// The first exception a body threw, once it is visible to this thread.
   [[nodiscard]] std::exception_ptr error() const noexcept;
   /// A thread of a joined team is done with the instance; true for the last.
-  [[nodiscard]] bool leave() noexcept { return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p_; }
+  /// p_ is read before the increment: once the others have left, the last
+  /// one may recycle the instance for another team at any moment.
+  [[nodiscard]] bool leave() noexcept {
+    const int p = p_;
+    return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p;
+  }
 
  private:
   friend class LoopRecord;
