@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # command-line tool, persistence
   libcli11-dev libsqlite3-dev sqlite3
+  # benchmark campaign reports (PNG pictures)
+  gnuplot-nox
 )
 
 missing=()

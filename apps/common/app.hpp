@@ -1,0 +1,144 @@
+#pragma once
+/// @file
+/// What every benchmark application shares: its command line, running a
+/// named loop under the schedule being evaluated (an autosched schedule or one
+/// of OpenMP's own, as external references), timing each instance as the
+/// application sees it, and the per-step record that `autosched bench` reads.
+///
+/// Common options of every app:
+///   --steps T            time steps (each runs every loop of the app once)
+///   --threads P          team size (default: OpenMP's)
+///   --schedule S         an autosched schedule for every loop (`gss`,
+///                        `static,chunk=expert`, `auto:qlearn`, ...), or
+///                        `omp:static`, `omp:dynamic`, `omp:guided` for a plain
+///                        `#pragma omp for` with that OpenMP schedule;
+///                        empty: autosched's default (AUTOSCHED_SCHEDULE or auto)
+///   --record FILE        one CSV row per loop instance (see Recorder)
+///   --quiet              no per-run summary on stdout
+/// plus the app's own size options (`--help` lists them with defaults).
+
+#include <autosched/autosched.hpp>
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace autosched::apps {
+
+/// One size option of an app: `--name value`.
+struct SizeOption {
+  std::string name;
+  double value;  ///< the default, replaced by the command line
+  std::string help;
+  bool integer = true;
+};
+
+/// How a loop instance runs: through autosched, or through OpenMP's own schedule.
+enum class Runner : std::uint8_t { autosched, omp_static, omp_dynamic, omp_guided };
+
+class App {
+ public:
+  /// Parses the command line; prints usage and exits 0 on --help, exits 2
+  /// with a message naming the option on bad input.
+  App(std::string name, std::string description, int argc, char** argv, std::vector<SizeOption> sizes,
+      int default_steps);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  [[nodiscard]] long size(const std::string& option) const;
+  [[nodiscard]] double real(const std::string& option) const;
+  [[nodiscard]] int steps() const noexcept { return steps_; }
+  /// Team size: --threads, else OpenMP's.
+  [[nodiscard]] int threads() const noexcept { return threads_; }
+  [[nodiscard]] bool quiet() const noexcept { return quiet_; }
+
+  /// Runs body(i) for i in [0, n) as instance `step` of loop `loop`, under
+  /// the schedule being evaluated, and records it.
+  template <class Body>
+  void loop(const std::string& loop, std::int64_t n, Body&& body) {
+    const auto start = std::chrono::steady_clock::now();
+    switch (runner_) {
+      case Runner::autosched:
+        autosched::parallel_for(std::int64_t{0}, n, body, {.name = loop, .schedule = schedule_, .threads = threads_});
+        break;
+      case Runner::omp_static:
+#pragma omp parallel for schedule(static) num_threads(threads_)
+        for (std::int64_t i = 0; i < n; ++i) body(i);
+        break;
+      case Runner::omp_dynamic:
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+        for (std::int64_t i = 0; i < n; ++i) body(i);
+        break;
+      case Runner::omp_guided:
+#pragma omp parallel for schedule(guided) num_threads(threads_)
+        for (std::int64_t i = 0; i < n; ++i) body(i);
+        break;
+    }
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+    record(loop, static_cast<double>(ns.count()));
+  }
+
+  /// Ends a time step (the loops run since the last call belong to it).
+  void end_step() noexcept { ++step_; }
+
+  /// Prints the outcome and returns the exit code: 0 when `verified`, 1
+  /// otherwise (a scheduling bug must never pass as a speed-up).
+  int finish(bool verified, const std::string& what);
+
+ private:
+  void record(const std::string& loop, double ns);
+
+  std::string name_;
+  std::vector<SizeOption> sizes_;
+  int steps_ = 0;
+  int threads_ = 0;
+  std::string schedule_;
+  Runner runner_ = Runner::autosched;
+  bool quiet_ = false;
+  int step_ = 0;
+  std::FILE* record_ = nullptr;
+  double total_ns_ = 0;
+  std::map<std::string, double> loop_ns_;
+};
+
+/// A 64-bit mixer (splitmix64): deterministic pseudo-random values from an index.
+inline std::uint64_t mix(std::uint64_t x) noexcept {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Uniform in [0, 1) from an index.
+inline double uniform(std::uint64_t x) noexcept { return static_cast<double>(mix(x) >> 11) * 0x1.0p-53; }
+
+/// Per-thread accumulators on their own cache lines (reductions inside a loop
+/// body, indexed by omp_get_thread_num(), valid in autosched and OpenMP teams).
+template <class T>
+class PerThread {
+ public:
+  explicit PerThread(int threads) : slots_(static_cast<std::size_t>(threads)) {}
+  T& local() noexcept { return slots_[static_cast<std::size_t>(omp_get_thread_num())].value; }
+  void reset(T v = T{}) noexcept {
+    for (auto& s : slots_) s.value = v;
+  }
+  [[nodiscard]] T sum() const noexcept {
+    T total{};
+    for (const auto& s : slots_) total += s.value;
+    return total;
+  }
+
+ private:
+  struct alignas(64) Slot {
+    T value{};
+  };
+  std::vector<Slot> slots_;
+};
+
+}  // namespace autosched::apps
