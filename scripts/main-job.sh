@@ -2,7 +2,9 @@
 # The main job: what autosched sees on this machine, a short example loop, then
 # a time-stepping example run twice on a scratch store: the first run learns
 # its loop's schedule, the second resumes from the store and exploits from its
-# first step. Run after scripts/setup.sh.
+# first step; last, the demo campaign: two apps under the 24 Oracle arms, the
+# OpenMP references, ExhaustiveSel, Q-Learn and auto, with its table and
+# pictures (build/demo). Run after scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/bin
@@ -18,3 +20,5 @@ for run in first second; do
 done
 printf '\nWhat the store holds:\n'
 "$bin/autosched" db --db "$store/autosched.db" list
+echo
+"$bin/autosched" demo --out build/demo

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   autosched::cli::add_info_command(app);
   autosched::cli::add_select_sim_command(app);
   autosched::cli::add_db_command(app);
+  autosched::cli::add_campaign_commands(app);
+  autosched::cli::set_command_line(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

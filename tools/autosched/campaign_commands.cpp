@@ -1,0 +1,186 @@
+// `autosched bench`, `autosched report` and `autosched demo`: Oracle
+// campaigns over the benchmark apps (spec/evaluation.md) and their reports.
+#include "commands.hpp"
+
+#include <campaign/bench_runner.hpp>
+#include <campaign/configurations.hpp>
+#include <campaign/report_writer.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+
+#include <cstdio>
+#include <memory>
+
+namespace autosched::cli {
+
+namespace {
+
+using namespace autosched::campaign;
+
+struct BenchOptions {
+  std::string apps = "all";
+  std::string arms = "all";
+  std::string references = "all";
+  std::string methods = "all";
+  std::string warm = "none";
+  int reps = 3;
+  int steps = 200;
+  int threads = 0;
+  unsigned seed = 1;
+  std::string out;
+  std::string bin_dir;
+  std::vector<std::string> app_args;
+  bool no_progress = false;
+};
+
+struct ReportCommandOptions {
+  std::string dir;
+  std::string plot = "Oracle;auto;ExhaustiveSel;QLearn-LT";
+  bool no_pictures = false;
+};
+
+std::string command_line(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    const bool quote = a.find_first_of(" ;,'\"*") != std::string::npos || a.empty();
+    out += (i ? " " : "") + (quote ? "'" + a + "'" : a);
+  }
+  return out;
+}
+
+/// "pisolver=--n 3000 --work 10" → {"pisolver", {"--n", "3000", "--work", "10"}}.
+void add_app_args(BenchPlan& plan, const std::vector<std::string>& specs) {
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    const std::string app = spec.substr(0, eq);
+    if (eq == std::string::npos || select_apps(app).size() != 1) {
+      detail::throw_error(text::bad_value("--app-args", spec, "APP=ARGS, e.g. 'pisolver=--n 3000'"));
+    }
+    auto& list = plan.app_args[app];
+    const std::string args = spec.substr(eq + 1);  // split() returns views into it
+    for (auto piece : text::split(args, ' ')) {
+      if (!piece.empty()) list.emplace_back(piece);
+    }
+  }
+}
+
+void print_report(const ReportOutcome& r) {
+  std::printf("%s\n", r.degradation_table.c_str());
+  std::printf("Summary: %s\n", r.summary_path.c_str());
+  for (const auto& p : r.pictures) std::printf("Picture: %s\n", p.c_str());
+  for (const auto& n : r.notes) std::printf("Note: %s\n", n.c_str());
+}
+
+std::vector<std::string> plot_list(const std::string& spec) {
+  std::vector<std::string> out;
+  for (auto p : text::split(spec, spec.find(';') != std::string::npos ? ';' : ',')) {
+    if (!p.empty()) out.emplace_back(p);
+  }
+  return out;
+}
+
+int g_argc = 0;
+char** g_argv = nullptr;
+
+void run_bench_command(const BenchOptions& o) {
+  if (o.out.empty()) detail::throw_error("bench: --out DIR is required");
+  BenchPlan plan;
+  plan.apps = select_apps(o.apps);
+  plan.configs = select_arms(o.arms);
+  for (auto& c : select_references(o.references)) plan.configs.push_back(c);
+  for (auto& c : select_methods(o.methods)) plan.configs.push_back(c);
+  plan.warm_methods = select_methods(o.warm);
+  plan.reps = o.reps;
+  plan.steps = o.steps;
+  plan.threads = o.threads;
+  plan.seed = o.seed;
+  plan.out_dir = o.out;
+  plan.bin_dir = o.bin_dir.empty() ? default_bin_dir() : o.bin_dir;
+  plan.progress = !o.no_progress;
+  plan.command_line = command_line(g_argc, g_argv);
+  add_app_args(plan, o.app_args);
+  const BenchOutcome r = run_bench(plan);
+  std::printf("bench: %d runs in %.0f s into %s/runs.csv; %d failed%s\n", r.runs, r.seconds, o.out.c_str(), r.failed,
+              r.failed > 0 ? " (see failures.csv)" : "");
+  std::printf("next: autosched report %s\n", o.out.c_str());
+}
+
+}  // namespace
+
+void set_command_line(int argc, char** argv) {
+  g_argc = argc;
+  g_argv = argv;
+}
+
+void add_campaign_commands(CLI::App& app) {
+  auto bench = std::make_shared<BenchOptions>();
+  auto* b = app.add_subcommand("bench", "Run an Oracle campaign: every app under every arm, reference and method");
+  b->add_option("--apps", bench->apps, "Apps, comma separated, or all")->capture_default_str();
+  b->add_option("--methods", bench->methods,
+                "Methods (RandomSel, ExhaustiveSel, ExpertSel, QLearn-LT, QLearn-LIB, SARSA-LT, SARSA-LIB, each also "
+                "+exp; ChunkSel; auto; or an auto:... schedule), ';' or ',' separated, all or none")
+      ->capture_default_str();
+  b->add_option("--arms", bench->arms, "Oracle arms (the Auto4OMP 12, each also +exp), all or none")
+      ->capture_default_str();
+  b->add_option("--references", bench->references, "omp:static, omp:dynamic, omp:guided; all or none")
+      ->capture_default_str();
+  b->add_option("--warm", bench->warm, "Methods also run warm: twice on a fresh store, the second run recorded")
+      ->capture_default_str();
+  b->add_option("--reps", bench->reps, "Repetitions of every run")->capture_default_str()->check(CLI::PositiveNumber);
+  b->add_option("--steps", bench->steps, "Time steps per run")->capture_default_str()->check(CLI::PositiveNumber);
+  b->add_option("--threads", bench->threads, "Team size (0: OpenMP's default)")->capture_default_str();
+  b->add_option("--seed", bench->seed, "Seed of the interleaved run order")->capture_default_str();
+  b->add_option("--out", bench->out, "Directory for runs.csv (replaced), failures.csv and logs")->required();
+  b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
+  b->add_option("--app-args", bench->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
+  b->add_flag("--no-progress", bench->no_progress, "No progress bar on stderr");
+  b->callback([bench] { run_bench_command(*bench); });
+
+  auto report = std::make_shared<ReportCommandOptions>();
+  auto* r = app.add_subcommand("report", "Write summary.md, CSVs and pictures for a campaign directory");
+  r->add_option("dir", report->dir, "The campaign's directory (holds runs.csv)")->required();
+  r->add_option("--plot", report->plot, "Methods whose per-step selections are plotted (Oracle for its own)")
+      ->capture_default_str();
+  r->add_flag("--no-pictures", report->no_pictures, "Write the gnuplot scripts but do not run gnuplot");
+  r->callback([report] {
+    ReportOptions o;
+    o.dir = report->dir;
+    o.plot_methods = plot_list(report->plot);
+    o.pictures = !report->no_pictures;
+    print_report(write_report(o));
+  });
+
+  auto demo = std::make_shared<BenchOptions>();
+  demo->apps = "mandelbrot,triangle-count";
+  demo->methods = "ExhaustiveSel;QLearn-LT;auto";
+  demo->reps = 1;
+  demo->steps = 80;
+  demo->out = "autosched-demo";
+  auto* d = app.add_subcommand(
+      "demo",
+      "The main job: a small campaign (2 apps, 1 repetition, Oracle arms, ExhaustiveSel, Q-Learn, auto) "
+      "and its report");
+  d->add_option("--apps", demo->apps, "Apps")->capture_default_str();
+  d->add_option("--methods", demo->methods, "Methods")->capture_default_str();
+  d->add_option("--steps", demo->steps, "Time steps per run")->capture_default_str()->check(CLI::PositiveNumber);
+  d->add_option("--threads", demo->threads, "Team size (0: OpenMP's default)")->capture_default_str();
+  d->add_option("--out", demo->out, "Directory for the results")->capture_default_str();
+  d->add_option("--bin-dir", demo->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
+  d->add_option("--app-args", demo->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
+  d->add_flag("--no-progress", demo->no_progress, "No progress bar on stderr");
+  d->callback([demo] {
+    std::printf("autosched demo: %s, %d steps, 1 repetition, 24 Oracle arms + 3 OpenMP references + %s\n",
+                demo->apps.c_str(), demo->steps, demo->methods.c_str());
+    std::fflush(stdout);
+    run_bench_command(*demo);
+    ReportOptions o;
+    o.dir = demo->out;
+    o.plot_methods = {"Oracle", "auto", "QLearn-LT", "ExhaustiveSel"};
+    std::printf("\nDegradation vs the Oracle (%%), per app/loop:\n\n");
+    print_report(write_report(o));
+  });
+}
+
+}  // namespace autosched::cli

@@ -1,0 +1,319 @@
+#include "bench_runner.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/system_info.hpp>
+#include <autosched/core/version.hpp>
+
+#include <fcntl.h>
+#include <omp.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+
+extern char** environ;
+
+namespace autosched::campaign {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Job {
+  std::string app;
+  Configuration config;
+  int rep = 0;
+  bool warm = false;  ///< two runs on one fresh store, the second recorded
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+File open_for_writing(const fs::path& path) {
+  File f(std::fopen(path.c_str(), "w"));
+  if (!f) detail::throw_error(path.string() + ": cannot write this file");
+  return f;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buffer;
+}
+
+std::string duration(double seconds) {
+  const long s = std::lround(std::max(0.0, seconds));
+  char buffer[32];
+  if (s >= 3600) {
+    std::snprintf(buffer, sizeof buffer, "%ldh%02ldm", s / 3600, (s / 60) % 60);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%ldm%02lds", s / 60, s % 60);
+  }
+  return buffer;
+}
+
+std::string safe_name(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '+' && c != '.') c = '_';
+  }
+  return s;
+}
+
+/// Runs one app process; its stdout and stderr go to `log`. Returns the exit
+/// status as the shell would print it (128 + signal for a signal).
+int spawn_app(const std::string& exe, const std::vector<std::string>& args, const std::string& db,
+              const fs::path& log) {
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("AUTOSCHED_DB=", 0) != 0) env_text.emplace_back(*e);
+  }
+  env_text.push_back("AUTOSCHED_DB=" + db);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_text{exe};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) detail::throw_error(exe + ": cannot start it (" + std::strerror(rc) + ")");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) detail::throw_error(exe + ": lost track of the process (" + std::strerror(errno) + ")");
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/// The progress bar: on a terminal redrawn in place, otherwise a line every
+/// 5% so a log file stays short. ETA from each app's mean run time so far.
+class Progress {
+ public:
+  Progress(int total, bool enabled) : total_(total), enabled_(enabled), tty_(isatty(2) != 0), start_(Clock::now()) {}
+
+  void finished(const Job& job, double seconds, double weight) {
+    auto& [sum, count] = per_app_[job.app];
+    sum += seconds / weight;
+    count += 1;
+    done_ += 1;
+  }
+
+  void show(const std::vector<Job>& jobs, std::size_t next) {
+    if (!enabled_) return;
+    double remaining = 0;
+    double all_sum = 0, all_count = 0;
+    for (const auto& [app, sc] : per_app_) {
+      all_sum += sc.first;
+      all_count += sc.second;
+    }
+    const double fallback = all_count > 0 ? all_sum / all_count : 0;
+    for (std::size_t j = next; j < jobs.size(); ++j) {
+      auto it = per_app_.find(jobs[j].app);
+      const double mean = it != per_app_.end() ? it->second.first / it->second.second : fallback;
+      remaining += mean * (jobs[j].warm ? 2 : 1);
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const int percent = total_ > 0 ? done_ * 100 / total_ : 100;
+    const std::string what = next < jobs.size() ? jobs[next].app + " " + jobs[next].config.name : "done";
+    if (tty_) {
+      constexpr int width = 30;
+      const int filled = total_ > 0 ? done_ * width / total_ : width;
+      std::fprintf(stderr, "\r[%s%s] %d/%d %3d%%  elapsed %s  ETA %s  %-40.40s", std::string(filled, '#').c_str(),
+                   std::string(width - filled, '.').c_str(), done_, total_, percent, duration(elapsed).c_str(),
+                   done_ > 0 ? duration(remaining).c_str() : "?", what.c_str());
+      if (next >= jobs.size()) std::fputc('\n', stderr);
+    } else if (percent / 5 != last_printed_ / 5 || next >= jobs.size() || done_ == 0) {
+      std::fprintf(stderr, "bench: %d/%d runs (%d%%), elapsed %s, ETA %s\n", done_, total_, percent,
+                   duration(elapsed).c_str(), done_ > 0 ? duration(remaining).c_str() : "?");
+      last_printed_ = percent;
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  int total_;
+  bool enabled_;
+  bool tty_;
+  Clock::time_point start_;
+  int done_ = 0;
+  int last_printed_ = -100;
+  std::map<std::string, std::pair<double, double>> per_app_;
+};
+
+void remove_store(const fs::path& db) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(db.string() + suffix);
+}
+
+std::vector<Job> schedule_jobs(const BenchPlan& plan) {
+  std::vector<Job> jobs;
+  for (int rep = 0; rep < plan.reps; ++rep) {
+    std::vector<Job> round;
+    for (const auto& app : plan.apps) {
+      for (const auto& c : plan.configs) round.push_back({app, c, rep, false});
+    }
+    std::mt19937 rng(plan.seed * 7919U + static_cast<unsigned>(rep));
+    std::shuffle(round.begin(), round.end(), rng);
+    jobs.insert(jobs.end(), round.begin(), round.end());
+  }
+  for (int rep = 0; rep < plan.reps; ++rep) {
+    std::vector<Job> round;
+    for (const auto& app : plan.apps) {
+      for (const auto& c : plan.warm_methods) round.push_back({app, c, rep, true});
+    }
+    std::mt19937 rng(plan.seed * 104729U + static_cast<unsigned>(rep));
+    std::shuffle(round.begin(), round.end(), rng);
+    jobs.insert(jobs.end(), round.begin(), round.end());
+  }
+  return jobs;
+}
+
+}  // namespace
+
+std::string default_bin_dir() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : self.parent_path().string();
+}
+
+Metadata campaign_metadata(const BenchPlan& plan) {
+  const SystemInfo& s = system_info();
+  const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
+  std::string apps, args;
+  for (const auto& a : plan.apps) apps += (apps.empty() ? "" : ",") + a;
+  for (const auto& [app, list] : plan.app_args) {
+    args += (args.empty() ? "" : "; ") + app + ":";
+    for (const auto& x : list) args += " " + x;
+  }
+  Metadata m;
+  m.emplace_back("fingerprint", s.fingerprint);
+  m.emplace_back("cpu", s.cpu_model + ", " + std::to_string(s.physical_cores) + " cores, " +
+                            std::to_string(s.hardware_threads) + " hardware threads");
+  m.emplace_back("threads", std::to_string(threads) + (threads > s.hardware_threads
+                                                           ? " (oversubscribed: more threads than hardware threads)"
+                                                           : " (real threads of this machine)"));
+  m.emplace_back("build", "autosched " + std::string(AUTOSCHED_VERSION_STRING) + ", " + s.compiler + ", " +
+                              s.openmp_runtime + ", " + AUTOSCHED_CAMPAIGN_BUILD_TYPE);
+  m.emplace_back("command", plan.command_line);
+  m.emplace_back("started", utc_now());
+  m.emplace_back("apps", apps);
+  m.emplace_back("app arguments", args.empty() ? "defaults" : args);
+  m.emplace_back("repetitions", std::to_string(plan.reps));
+  m.emplace_back("steps", std::to_string(plan.steps));
+  m.emplace_back("seed", std::to_string(plan.seed));
+  m.emplace_back("timing", "wall clock of each loop call as the app sees it, selection included");
+  return m;
+}
+
+BenchOutcome run_bench(const BenchPlan& plan) {
+  if (plan.reps < 1) detail::throw_error("--reps=" + std::to_string(plan.reps) + ": expected at least 1");
+  if (plan.steps < 1) detail::throw_error("--steps=" + std::to_string(plan.steps) + ": expected at least 1");
+  if (plan.threads < 0) detail::throw_error("--threads=" + std::to_string(plan.threads) + ": expected 0 or more");
+  if (plan.configs.empty()) detail::throw_error("bench: nothing to run (no arms, references or methods)");
+  for (const auto& app : plan.apps) {
+    const std::string exe = plan.bin_dir + "/autosched-" + app;
+    if (access(exe.c_str(), X_OK) != 0) {
+      detail::throw_error(exe + ": not found; build the apps (AUTOSCHED_BUILD_APPS=ON) or pass --bin-dir");
+    }
+  }
+  const fs::path out = plan.out_dir;
+  fs::create_directories(out / "logs");
+  const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
+
+  File runs = open_for_writing(out / "runs.csv");
+  const Metadata meta = campaign_metadata(plan);
+  write_metadata(runs.get(), meta);
+  std::fprintf(runs.get(), "%s\n", runs_header());
+  std::fflush(runs.get());
+  File failures = open_for_writing(out / "failures.csv");
+  write_metadata(failures.get(), meta);
+  std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
+  std::fflush(failures.get());
+
+  const std::vector<Job> jobs = schedule_jobs(plan);
+  Progress progress(static_cast<int>(jobs.size()), plan.progress);
+  BenchOutcome outcome;
+  const auto start = Clock::now();
+  const fs::path record = out / "logs" / "record.csv";
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    progress.show(jobs, j);
+    const Job& job = jobs[j];
+    const std::string exe = plan.bin_dir + "/autosched-" + job.app;
+    std::vector<std::string> args{"--steps",    std::to_string(plan.steps), "--threads", std::to_string(threads),
+                                  "--schedule", job.config.schedule,        "--record",  record.string(),
+                                  "--quiet"};
+    if (auto it = plan.app_args.find(job.app); it != plan.app_args.end()) {
+      args.insert(args.end(), it->second.begin(), it->second.end());
+    }
+    const std::string phase = job.warm ? "warm" : "cold";
+    const fs::path log =
+        out / "logs" /
+        (phase + "-" + job.app + "-" + safe_name(job.config.name) + "-r" + std::to_string(job.rep + 1) + ".log");
+    const auto t0 = Clock::now();
+    int status = 0;
+    if (job.warm) {
+      // A fresh store per (app, method, rep): the first run fills it.
+      const fs::path db = out / "logs" / "warm.db";
+      remove_store(db);
+      status = spawn_app(exe, args, db.string(), log);
+      if (status == 0) status = spawn_app(exe, args, db.string(), log);
+    } else {
+      status = spawn_app(exe, args, "off", log);
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    progress.finished(job, seconds, job.warm ? 2 : 1);
+    ++outcome.runs;
+    if (status == 0) {
+      StepRow run;
+      run.phase = phase;
+      run.app = job.app;
+      run.config = job.config.name;
+      run.kind = job.config.kind;
+      run.arm_label = job.config.arm_label;
+      run.rep = job.rep + 1;
+      for (const StepRow& r : read_app_record(record.string(), run)) write_row(runs.get(), r);
+      std::fflush(runs.get());
+      fs::remove(log);
+    } else {
+      ++outcome.failed;
+      std::fprintf(failures.get(), "%s,%s,%s,%d,%d,%s\n", phase.c_str(), job.app.c_str(),
+                   csv_field(job.config.name).c_str(), job.rep + 1, status, log.c_str());
+      std::fflush(failures.get());
+      std::fprintf(stderr, "%sbench: %s under %s failed (exit status %d); its output is in %s\n", isatty(2) ? "\n" : "",
+                   job.app.c_str(), job.config.schedule.c_str(), status, log.c_str());
+    }
+  }
+  progress.show(jobs, jobs.size());
+  fs::remove(record);
+  remove_store(out / "logs" / "warm.db");
+  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace autosched::campaign

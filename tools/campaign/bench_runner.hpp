@@ -1,0 +1,48 @@
+#pragma once
+/// @file
+/// `autosched bench`: runs every (app, configuration) pair R times as separate
+/// processes of the benchmark apps, interleaved in a shuffled order per
+/// repetition so machine drift spreads over all configurations, and appends
+/// every loop instance to `runs.csv` as each run finishes.
+
+#include "configurations.hpp"
+#include "runs_table.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace autosched::campaign {
+
+struct BenchPlan {
+  std::vector<std::string> apps;
+  std::vector<Configuration> configs;       ///< arms, references and methods of the cold phase
+  std::vector<Configuration> warm_methods;  ///< run twice on a fresh store; the second run is recorded
+  int reps = 3;
+  int steps = 200;
+  int threads = 0;  ///< 0: OpenMP's default in this process
+  std::string out_dir;
+  std::string bin_dir;  ///< where the autosched-<app> executables are
+  /// Extra app arguments, e.g. {"pisolver", {"--n", "3000"}} for small runs.
+  std::map<std::string, std::vector<std::string>> app_args;
+  unsigned seed = 1;
+  std::string command_line;
+  bool progress = true;  ///< a progress bar with ETA on stderr
+};
+
+struct BenchOutcome {
+  int runs = 0;
+  int failed = 0;  ///< runs whose app exited non-zero (listed in failures.csv, logs kept)
+  double seconds = 0;
+};
+
+/// Where the autosched-<app> executables are, next to this executable.
+[[nodiscard]] std::string default_bin_dir();
+/// Checks the plan (executables present, sizes positive) with errors naming
+/// the bad value, then runs it into plan.out_dir (created; runs.csv replaced).
+BenchOutcome run_bench(const BenchPlan& plan);
+/// The metadata every output carries: fingerprint, CPU, threads, build,
+/// command line, date and the plan's shape.
+[[nodiscard]] Metadata campaign_metadata(const BenchPlan& plan);
+
+}  // namespace autosched::campaign
