@@ -40,17 +40,6 @@ struct Job {
   bool warm = false;  ///< two runs on one fresh store, the second recorded
 };
 
-struct FileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-File open_for_writing(const fs::path& path) {
-  File f(std::fopen(path.c_str(), "w"));
-  if (!f) detail::throw_error(path.string() + ": cannot write this file");
-  return f;
-}
-
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -171,26 +160,23 @@ void remove_store(const fs::path& db) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(db.string() + suffix);
 }
 
+/// Per repetition, every (app, configuration) pair in a shuffled order; the
+/// warm phase (two runs each) after all cold repetitions.
 std::vector<Job> schedule_jobs(const BenchPlan& plan) {
   std::vector<Job> jobs;
-  for (int rep = 0; rep < plan.reps; ++rep) {
-    std::vector<Job> round;
-    for (const auto& app : plan.apps) {
-      for (const auto& c : plan.configs) round.push_back({app, c, rep, false});
+  auto add_rounds = [&](const std::vector<Configuration>& configs, bool warm, unsigned seed_factor) {
+    for (int rep = 0; rep < plan.reps; ++rep) {
+      std::vector<Job> round;
+      for (const auto& app : plan.apps) {
+        for (const auto& c : configs) round.push_back({app, c, rep, warm});
+      }
+      std::mt19937 rng(plan.seed * seed_factor + static_cast<unsigned>(rep));
+      std::shuffle(round.begin(), round.end(), rng);
+      jobs.insert(jobs.end(), round.begin(), round.end());
     }
-    std::mt19937 rng(plan.seed * 7919U + static_cast<unsigned>(rep));
-    std::shuffle(round.begin(), round.end(), rng);
-    jobs.insert(jobs.end(), round.begin(), round.end());
-  }
-  for (int rep = 0; rep < plan.reps; ++rep) {
-    std::vector<Job> round;
-    for (const auto& app : plan.apps) {
-      for (const auto& c : plan.warm_methods) round.push_back({app, c, rep, true});
-    }
-    std::mt19937 rng(plan.seed * 104729U + static_cast<unsigned>(rep));
-    std::shuffle(round.begin(), round.end(), rng);
-    jobs.insert(jobs.end(), round.begin(), round.end());
-  }
+  };
+  add_rounds(plan.configs, false, 7919U);
+  add_rounds(plan.warm_methods, true, 104729U);
   return jobs;
 }
 
@@ -246,12 +232,12 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   fs::create_directories(out / "logs");
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
 
-  File runs = open_for_writing(out / "runs.csv");
+  OutputFile runs = create_file(out / "runs.csv");
   const Metadata meta = campaign_metadata(plan);
   write_metadata(runs.get(), meta);
   std::fprintf(runs.get(), "%s\n", runs_header());
   std::fflush(runs.get());
-  File failures = open_for_writing(out / "failures.csv");
+  OutputFile failures = create_file(out / "failures.csv");
   write_metadata(failures.get(), meta);
   std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
   std::fflush(failures.get());

@@ -24,17 +24,6 @@ namespace {
 
 constexpr const char* warm_suffix = " (warm)";
 
-struct FileCloser {
-  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-File create(const fs::path& path) {
-  File f(std::fopen(path.c_str(), "w"));
-  if (!f) detail::throw_error(path.string() + ": cannot write this file");
-  return f;
-}
-
 std::string file_name(std::string s) {
   for (char& c : s) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '+') c = '-';
@@ -139,7 +128,7 @@ std::string matrix(const std::vector<LoopMetrics>& loops, const std::vector<std:
 }
 
 void write_metrics_csv(const fs::path& path, const Metadata& meta, const std::vector<LoopMetrics>& loops) {
-  File f = create(path);
+  OutputFile f = create_file(path);
   write_metadata(f.get(), meta);
   std::fputs(
       "phase,app,loop,config,kind,reps,total_ms,oracle_ms,best_arm,degradation_pct,regret_pct,explored_steps_pct,"
@@ -159,7 +148,7 @@ void write_metrics_csv(const fs::path& path, const Metadata& meta, const std::ve
 }
 
 void write_steps_csv(const fs::path& path, const Metadata& meta, const std::vector<LoopMetrics>& loops) {
-  File f = create(path);
+  OutputFile f = create_file(path);
   write_metadata(f.get(), meta);
   std::fputs("app,loop,config,step,median_ns,arm,oracle_ns,oracle_arm\n", f.get());
   for (const auto& l : loops) {
@@ -192,7 +181,7 @@ std::string gnuplot_text(const std::string& s) {
 /// Writes heatmap.{dat,gp}; returns the script's name.
 std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std::vector<LoopMetrics>& loops,
                            const std::vector<std::string>& rows) {
-  File dat = create(dir / "heatmap.dat");
+  OutputFile dat = create_file(dir / "heatmap.dat");
   write_metadata(dat.get(), meta);
   std::fputs("# column row degradation_pct\n", dat.get());
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -206,7 +195,7 @@ std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std:
       if (!std::isnan(v)) std::fprintf(dat.get(), "%zu %zu %.3f\n", c, r, v);
     }
   }
-  File gp = create(dir / "heatmap.gp");
+  OutputFile gp = create_file(dir / "heatmap.gp");
   const int width = 260 + 110 * static_cast<int>(loops.size());
   const int height = 140 + 24 * static_cast<int>(rows.size());
   std::fprintf(gp.get(),
@@ -234,7 +223,6 @@ std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std:
 /// A colour per arm label, the same in every plot of the report.
 std::map<std::string, std::string> arm_colours(const std::set<std::string>& labels) {
   std::map<std::string, std::string> out;
-  const auto n = static_cast<double>(std::max<std::size_t>(labels.size(), 1));
   int i = 0;
   for (const auto& label : labels) {
     const double h = std::fmod(i * 0.618033988749895, 1.0) * 6;
@@ -268,7 +256,6 @@ std::map<std::string, std::string> arm_colours(const std::set<std::string>& labe
                   static_cast<int>(b * 255));
     out[label] = buffer;
     ++i;
-    (void)n;
   }
   return out;
 }
@@ -287,7 +274,7 @@ std::string selection_script(const fs::path& dir, const Metadata& meta, const Lo
   for (const auto& a : s.arms) {
     if (std::find(used.begin(), used.end(), a) == used.end()) used.push_back(a);
   }
-  File dat = create(dir / (base + ".dat"));
+  OutputFile dat = create_file(dir / (base + ".dat"));
   write_metadata(dat.get(), meta);
   std::fputs("# step time_ms arm_index oracle_ms\n", dat.get());
   double total = 0;
@@ -296,7 +283,7 @@ std::string selection_script(const fs::path& dir, const Metadata& meta, const Lo
     std::fprintf(dat.get(), "%zu %.4f %td %.4f\n", t, s.ms[t], k, l.oracle_ns[t] / 1e6);
     total += s.ms[t];
   }
-  File gp = create(dir / (base + ".gp"));
+  OutputFile gp = create_file(dir / (base + ".gp"));
   std::fprintf(gp.get(),
                "# Per-step selection of %s on %s (first repetition). Regenerate: gnuplot %s.gp\n"
                "set terminal pngcairo size 1000,420 font 'sans,9'\nset output '%s.png'\n"
@@ -494,7 +481,7 @@ ReportOutcome write_report(const ReportOptions& options) {
     for (const auto& p : out.pictures) md << "- " << fs::path(p).filename().string() << '\n';
   }
   out.summary_path = (dir / "summary.md").string();
-  File summary = create(out.summary_path);
+  OutputFile summary = create_file(out.summary_path);
   std::fputs(md.str().c_str(), summary.get());
   return out;
 }

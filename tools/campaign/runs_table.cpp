@@ -33,6 +33,12 @@ int integer(const std::string& text, const std::string& path, long line, const c
 
 }  // namespace
 
+OutputFile create_file(const std::filesystem::path& path) {
+  OutputFile f(std::fopen(path.c_str(), "w"));
+  if (!f) detail::throw_error(path.string() + ": cannot write this file");
+  return f;
+}
+
 const char* runs_header() noexcept {
   return "phase,app,loop,config,kind,arm_label,rep,step,time_ns,arm,explored,selection_ns,cut_short";
 }

@@ -8,11 +8,21 @@
 #include "configurations.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace autosched::campaign {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+};
+/// A file the campaign writes, closed when it goes out of scope.
+using OutputFile = std::unique_ptr<std::FILE, FileCloser>;
+/// Creates (or replaces) `path`; an error names it when that fails.
+[[nodiscard]] OutputFile create_file(const std::filesystem::path& path);
 
 /// `# key: value` lines, in order.
 using Metadata = std::vector<std::pair<std::string, std::string>>;
