@@ -2,7 +2,8 @@
 # The test command (README command 2; .ci/run calls it). On a fresh Debian 12
 # machine as root it installs what is missing, then runs:
 #   1. the whole suite on a Release build (g++, libgomp);
-#   2. the loop runtime's tests on a Release build with clang + LLVM libomp;
+#   2. the loop runtime's tests and the benchmark apps under every technique
+#      on a Release build with clang + LLVM libomp;
 #   3. the concurrency tests under ThreadSanitizer (clang, libomp + Archer).
 set -euo pipefail
 cd "$(dirname "$0")/.."

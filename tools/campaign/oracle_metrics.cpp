@@ -125,6 +125,7 @@ LoopMetrics evaluate(const LoopTable& table) {
     double steps_share = 0, time_share = 0, lost = 0, same = 0, near = 0;
     long judged = 0, near_hits = 0;
     std::vector<double> settled, selection;
+    double fastest = std::numeric_limits<double>::infinity(), slowest = 0;
     for (const auto& r : c.reps) {
       long explored = 0;
       double explored_ns = 0, total_ns = 0, lost_ns = 0;
@@ -145,6 +146,8 @@ LoopMetrics evaluate(const LoopTable& table) {
         }
         if (c.kind == ConfigKind::method) selection.push_back(r.selection_ns[t]);
       }
+      fastest = std::min(fastest, total_ns);
+      slowest = std::max(slowest, total_ns);
       steps_share += static_cast<double>(explored) / steps;
       time_share += total_ns > 0 ? explored_ns / total_ns : 0;
       lost += lost_ns / 1e6;
@@ -160,6 +163,7 @@ LoopMetrics evaluate(const LoopTable& table) {
     near = judged > 0 ? static_cast<double>(near_hits) / static_cast<double>(judged) * 100 : nan;
     cm.near_oracle_pct = near;
     cm.selector_ns = selection.empty() ? nan : median(selection);
+    cm.rep_spread_pct = c.reps.size() > 1 && fastest > 0 ? (slowest - fastest) / fastest * 100 : nan;
   }
   return m;
 }

@@ -132,17 +132,17 @@ void write_metrics_csv(const fs::path& path, const Metadata& meta, const std::ve
   write_metadata(f.get(), meta);
   std::fputs(
       "phase,app,loop,config,kind,reps,total_ms,oracle_ms,best_arm,degradation_pct,regret_pct,explored_steps_pct,"
-      "explored_time_pct,explored_lost_ms,settled_step,same_arm_pct,near_oracle_pct,selector_ns\n",
+      "explored_time_pct,explored_lost_ms,settled_step,same_arm_pct,near_oracle_pct,selector_ns,rep_spread_pct\n",
       f.get());
   for (const auto& l : loops) {
     for (const auto& c : l.configs) {
       const bool warm = c.name.ends_with(warm_suffix);
       const std::string name = warm ? c.name.substr(0, c.name.size() - std::string(warm_suffix).size()) : c.name;
-      std::fprintf(f.get(), "%s,%s,%s,%s,%s,%d,%.3f,%.3f,%s,%.3f,%.3f,%.2f,%.2f,%.3f,%d,%.2f,%.2f,%.0f\n",
+      std::fprintf(f.get(), "%s,%s,%s,%s,%s,%d,%.3f,%.3f,%s,%.3f,%.3f,%.2f,%.2f,%.3f,%d,%.2f,%.2f,%.0f,%.2f\n",
                    warm ? "warm" : "cold", csv_field(l.app).c_str(), csv_field(l.loop).c_str(), csv_field(name).c_str(),
                    kind_name(c.kind), c.reps, c.total_ms, l.oracle_ms, csv_field(l.best_arm).c_str(), c.degradation_pct,
                    c.regret_pct, c.explored_steps_pct, c.explored_time_pct, c.explored_lost_ms, c.settled_step,
-                   c.same_arm_pct, c.near_oracle_pct, c.selector_ns);
+                   c.same_arm_pct, c.near_oracle_pct, c.selector_ns, c.rep_spread_pct);
     }
   }
 }
@@ -404,8 +404,8 @@ ReportOutcome write_report(const ReportOptions& options) {
     md << "\n### " << l.loop << " (" << l.app << ")\n\nOracle " << fmt(l.oracle_ms) << " ms over " << l.steps
        << " steps; best fixed arm **" << l.best_arm << "** " << fmt(l.best_arm_ms) << " ms.\n\n"
        << "| configuration | kind | total ms | vs Oracle % | vs best arm % | explored steps % | explored time % | "
-          "lost ms | settled at | same arm % | near Oracle % | selector ns |\n"
-       << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+          "lost ms | settled at | same arm % | near Oracle % | selector ns | rep spread % |\n"
+       << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::vector<const ConfigMetrics*> sorted;
     for (const auto& c : l.configs) sorted.push_back(&c);
     std::stable_sort(sorted.begin(), sorted.end(),
@@ -417,7 +417,7 @@ ReportOutcome write_report(const ReportOptions& options) {
          << (method ? fmt(c->explored_steps_pct, 0) : "–") << " | " << (method ? fmt(c->explored_time_pct, 0) : "–")
          << " | " << (method ? fmt(c->explored_lost_ms) : "–") << " | "
          << (method ? std::to_string(c->settled_step) : "–") << " | " << fmt(c->same_arm_pct, 0) << " | "
-         << fmt(c->near_oracle_pct, 0) << " | " << fmt(c->selector_ns, 0) << " |\n";
+         << fmt(c->near_oracle_pct, 0) << " | " << fmt(c->selector_ns, 0) << " | " << fmt(c->rep_spread_pct) << " |\n";
     }
   }
   const auto failed = failures(dir / "failures.csv");
