@@ -15,7 +15,6 @@ bin=build/release/bin
 dest=docs/results/campaign
 mkdir -p "$dest"
 cp "$out/summary.md" "$out/metrics.csv" "$out/heatmap.png" "$dest/"
-for loop in mandelbrot-L1 stream-triad-triad; do
-  cp "$out/selection-$loop-auto.png" "$dest/"
-done
+cp "$out/selection-mandelbrot-L1-auto.png" "$out/selection-triangle-count-count-auto.png" \
+   "$out/selection-triangle-count-count-QLearn-LT.png" "$dest/"
 echo "full-campaign: results in $out; docs/results/campaign updated"

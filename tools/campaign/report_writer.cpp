@@ -202,7 +202,7 @@ std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std:
                "# Degradation vs the Oracle, methods x app/loop. Regenerate: gnuplot heatmap.gp\n"
                "set terminal pngcairo size %d,%d font 'sans,9'\nset output 'heatmap.png'\n"
                "set title 'Degradation vs the Oracle (%%), %s threads' noenhanced\nunset key\n"
-               "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5] reverse\nset xtics rotate by 25 right (",
+               "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nset xtics rotate by 25 right (",
                width, height, thread_count(meta).c_str(), loops.size() - 1, rows.size() - 1);
   for (std::size_t c = 0; c < loops.size(); ++c) {
     std::fprintf(gp.get(), "%s'%s' %zu", c ? ", " : "", gnuplot_text(loops[c].loop).c_str(), c);
