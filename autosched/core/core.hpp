@@ -7,6 +7,7 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/index_range.hpp>
+#include <autosched/core/running_stats.hpp>
 #include <autosched/core/source_location.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>

@@ -31,7 +31,7 @@ double AutoSelector::relative_spread(bool session_only) const {
   double sum = 0;
   long dof = 0;
   for (const ArmState& arm : arms_) {
-    const Moments& a = session_only ? arm.session : arm.all;
+    const RunningStats& a = session_only ? arm.session : arm.all;
     if (a.count >= 2 && a.mean > 0) {
       sum += a.m2 / (a.mean * a.mean);  // (n−1) · relative variance
       dof += a.count - 1;
@@ -132,7 +132,7 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
     // Far below everything seen: the earlier samples were inflated (a cold
     // start, a preempted run) or the loop became much faster; either way they
     // no longer describe the arm.
-    a.all = a.session = Moments{};
+    a.all = a.session = RunningStats{};
     if (watched_ == d.arm) watched_ = -1;
   }
   if (a.session.count >= 2 && config_.clip > 0) {

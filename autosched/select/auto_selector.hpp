@@ -28,6 +28,7 @@
 ///      second run continues where the first stopped, without a sweep; its
 ///      first instance runs the stored best arm.
 
+#include <autosched/core/running_stats.hpp>
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
@@ -55,25 +56,13 @@ class AutoSelector final : public Selector {
   [[nodiscard]] int changes_detected() const noexcept { return changes_; }
 
  private:
-  /// Count, mean and sum of squared deviations (Welford).
-  struct Moments {
-    long count = 0;
-    double mean = 0;
-    double m2 = 0;
-    void add(double x) noexcept {
-      ++count;
-      const double delta = x - mean;
-      mean += delta / static_cast<double>(count);
-      m2 += delta * (x - mean);
-    }
-  };
   struct ArmState {
-    Moments all;  ///< every sample, across runs (saved)
+    RunningStats all;  ///< every sample, across runs (saved)
     /// This process's samples only (not saved): robustness limits and the
     /// change test compare the loop with itself in this run, so a run that is
     /// uniformly slower than the one that saved the state (another input, a
     /// busier node) is neither clipped nor taken for a change.
-    Moments session;
+    RunningStats session;
     bool retired = false;
     double prior = 0;  ///< mean before the last change, to order the next sweep
   };

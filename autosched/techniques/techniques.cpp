@@ -8,10 +8,6 @@
 
 namespace autosched {
 
-double RunningStats::sample_stddev() const noexcept {
-  return count > 1 ? std::sqrt(m2 / static_cast<double>(count - 1)) : 0.0;
-}
-
 void AwfHistory::reset(int p, const std::vector<double>& initial) {
   const auto n = static_cast<std::size_t>(p);
   steps = 0;

@@ -5,6 +5,8 @@
 /// adaptive techniques publish. One slot per worker, each on its own cache
 /// line so that publishing never invalidates a neighbour's line.
 
+#include <autosched/core/running_stats.hpp>
+
 #include <atomic>
 #include <cstdint>
 
@@ -28,30 +30,6 @@ class SpinLock {
 #endif
   }
   std::atomic<bool> locked_{false};
-};
-
-/// Running mean and spread (Welford), merged across workers after the join.
-struct RunningStats {
-  std::int64_t count = 0;
-  double mean = 0;
-  double m2 = 0;
-
-  void add(double x) noexcept {
-    ++count;
-    const double d = x - mean;
-    mean += d / static_cast<double>(count);
-    m2 += d * (x - mean);
-  }
-  void merge(const RunningStats& o) noexcept {
-    if (o.count == 0) return;
-    const auto n = static_cast<double>(count + o.count);
-    const double d = o.mean - mean;
-    mean += d * static_cast<double>(o.count) / n;
-    m2 += o.m2 + d * d * static_cast<double>(count) * static_cast<double>(o.count) / n;
-    count += o.count;
-  }
-  /// Sample standard deviation; 0 with fewer than two samples.
-  [[nodiscard]] double sample_stddev() const noexcept;
 };
 
 struct alignas(64) WorkerSlot {

@@ -5,6 +5,8 @@
 #include <autosched/select/expert_selector.hpp>
 #include <autosched/select/random_selector.hpp>
 
+#include "make_outcome.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,12 +14,7 @@
 namespace autosched {
 namespace {
 
-Outcome outcome(double ms, double lib = 0) {
-  Outcome o;
-  o.time_ns = ms * 1e6;
-  o.metrics.lib = lib;
-  return o;
-}
+using testing::outcome;
 
 // Each arm once in order, then the fastest.
 TEST(Exhaustive, TriesEveryArmOnceThenKeepsTheFastest) {

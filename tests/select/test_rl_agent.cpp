@@ -2,6 +2,8 @@
 // (spec/loops.md §4, reference/lb4omp.md §4).
 #include <autosched/select/rl_agent.hpp>
 
+#include "make_outcome.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +13,7 @@
 namespace autosched {
 namespace {
 
-Outcome outcome(double ms, double lib = 0) {
-  Outcome o;
-  o.time_ns = ms * 1e6;
-  o.metrics.lib = lib;
-  return o;
-}
+using testing::outcome;
 
 // Drives `steps` decisions with a fixed time per arm; returns the arms.
 std::vector<int> drive(RlAgent& agent, int steps, const std::vector<double>& ms) {
