@@ -22,6 +22,10 @@ struct RunningStats {
   }
   void merge(const RunningStats& o) noexcept {
     if (o.count == 0) return;
+    if (count == 0) {  // exact: the general formula rounds the mean by an ulp
+      *this = o;
+      return;
+    }
     const auto n = static_cast<double>(count + o.count);
     const double d = o.mean - mean;
     mean += d * static_cast<double>(o.count) / n;
