@@ -8,8 +8,13 @@ install(TARGETS ${layers} EXPORT autoschedTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Headers of optional components that were not built stay out.
+set(optional_headers "")
+if(NOT TARGET autosched_regions_mpi)
+  list(APPEND optional_headers REGEX "/regions/mpi(/|$)" EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/autosched/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched
-  FILES_MATCHING PATTERN "*.hpp")
+  FILES_MATCHING PATTERN "*.hpp" ${optional_headers})
 install(FILES ${PROJECT_BINARY_DIR}/include/autosched/core/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched/core)
 
@@ -19,6 +24,13 @@ install(EXPORT autoschedTargets NAMESPACE autosched:: DESTINATION ${config_dir})
 # The OpenMP runtime is part of the ABI in practice: a program that mixes
 # libgomp and libomp in one process misbehaves. Record what we were built with.
 set(AUTOSCHED_BUILT_WITH_COMPILER_ID ${CMAKE_CXX_COMPILER_ID})
+# autosched::regions_mpi, built when MPI was found, links MPI::MPI_CXX: the
+# package then needs MPI too.
+if(TARGET autosched_regions_mpi)
+  set(AUTOSCHED_PACKAGE_NEEDS_MPI TRUE)
+else()
+  set(AUTOSCHED_PACKAGE_NEEDS_MPI FALSE)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/autoschedConfig.cmake.in
   ${PROJECT_BINARY_DIR}/autoschedConfig.cmake INSTALL_DESTINATION ${config_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/autoschedConfigVersion.cmake

@@ -14,6 +14,8 @@ packages=(
   libcli11-dev libsqlite3-dev sqlite3
   # benchmark campaign reports (PNG pictures)
   gnuplot-nox
+  # MPI collective training of regions and, later, process-level loops
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -42,6 +42,14 @@ const std::vector<Component>& components() {
       c.push_back({"hardware counters", S::unavailable, "perf_event_open refused (no PMU or perf_event_paranoid)",
                    "CLOCK_MONOTONIC timing; per-thread CPU time from /proc/self/task/*/schedstat"});
     }
+    if (AUTOSCHED_WITH_MPI) {
+      c.push_back(
+          {"MPI", S::found,
+           std::string("MPI ") + AUTOSCHED_MPI_VERSION + ": autosched::regions_mpi (collective region training)", ""});
+    } else {
+      c.push_back(
+          {"MPI", S::not_built, "MPI was not found when autosched was configured", "regions train per process"});
+    }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
                  gpu ? "" : "CPU only"});

@@ -88,6 +88,17 @@ std::string utc_now() {
   return buf;
 }
 
+// Tunable regions: one row per region id, features, variants and system,
+// holding the region's model-file text (regions/model_file.hpp). Added after
+// schema 1 shipped without changing its meaning, so it is created on open
+// rather than by a version bump: older autosched builds ignore it.
+constexpr const char* regions_schema = R"sql(
+CREATE TABLE IF NOT EXISTS regions (
+  id INTEGER PRIMARY KEY, region TEXT NOT NULL, features TEXT NOT NULL, variants TEXT NOT NULL,
+  fingerprint TEXT NOT NULL, model TEXT, state TEXT NOT NULL, run INTEGER, updated_at TEXT,
+  UNIQUE (region, features, variants, fingerprint));
+)sql";
+
 constexpr const char* schema = R"sql(
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL, command TEXT, started_at TEXT, pid INTEGER, host TEXT);
@@ -268,7 +279,10 @@ void Database::open_checked() {
                   std::to_string(schema_version) + ")";
       }
       if (problem.empty()) {
-        if (!inspect) choose_journal();
+        if (!inspect) {
+          choose_journal();
+          exec(regions_schema);
+        }
         exec("PRAGMA foreign_keys=ON");
         return;
       }
@@ -563,7 +577,56 @@ int Database::forget(const std::string& name) {
   Statement s(db_, "DELETE FROM points WHERE name = ? OR loop = ?");
   s.bind(1, name).bind(2, name);
   s.step();
-  return sqlite3_changes(db_);
+  int gone = sqlite3_changes(db_);
+  if (has_regions_table()) {
+    Statement r(db_, "DELETE FROM regions WHERE region = ?");
+    r.bind(1, name);
+    r.step();
+    gone += sqlite3_changes(db_);
+  }
+  return gone;
+}
+
+bool Database::has_regions_table() {
+  return single_integer(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'regions'") > 0;
+}
+
+void Database::save_region(const RegionKey& key, const std::string& model, const std::string& state,
+                           std::int64_t run) {
+  std::lock_guard lock(mutex_);
+  Statement s(db_,
+              "INSERT INTO regions (region, features, variants, fingerprint, model, state, run, updated_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (region, features, variants, fingerprint) DO UPDATE SET "
+              "model = excluded.model, state = excluded.state, run = excluded.run, updated_at = excluded.updated_at");
+  s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
+  s.bind(5, model).bind(6, state).bind(7, run).bind(8, utc_now());
+  s.step();
+}
+
+std::optional<std::string> Database::load_region(const RegionKey& key) {
+  std::lock_guard lock(mutex_);
+  if (!has_regions_table()) return std::nullopt;
+  Statement s(db_,
+              "SELECT state FROM regions WHERE region = ? AND features = ? AND variants = ? AND fingerprint = ?");
+  s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
+  if (s.step()) return s.text(0);
+  return std::nullopt;
+}
+
+std::vector<Database::RegionSummary> Database::regions() {
+  std::lock_guard lock(mutex_);
+  std::vector<RegionSummary> out;
+  if (!has_regions_table()) return out;
+  Statement s(db_,
+              "SELECT region, features, variants, fingerprint, coalesce(model, ''), length(state), "
+              "coalesce(updated_at, '') FROM regions ORDER BY region, fingerprint");
+  while (s.step()) {
+    out.push_back({.key = {s.text(0), s.text(1), s.text(2), s.text(3)},
+                   .model = s.text(4),
+                   .bytes = s.integer(5),
+                   .updated_at = s.text(6)});
+  }
+  return out;
 }
 
 std::int64_t Database::history_rows() {

@@ -30,6 +30,14 @@ struct PointKey {
   std::string portfolio;  ///< arm labels, comma separated
 };
 
+/// What identifies a tunable region's knowledge across runs.
+struct RegionKey {
+  std::string region;
+  std::string features;  ///< feature descriptions, ';' separated
+  std::string variants;  ///< the variant space's signature
+  std::string fingerprint;
+};
+
 class Database {
  public:
   /// Schema version written by this autosched.
@@ -60,7 +68,19 @@ class Database {
   /// The latest state of `selector` at `point`, if any.
   std::optional<std::string> load_state(const PointKey& point, const std::string& selector);
 
+  /// Keeps `state` (a region model-file text) as the region's latest state.
+  void save_region(const RegionKey& key, const std::string& model, const std::string& state, std::int64_t run);
+  /// The region's latest state, if any.
+  std::optional<std::string> load_region(const RegionKey& key);
+
   // Inspection (autosched db …).
+  struct RegionSummary {
+    RegionKey key;
+    std::string model;
+    std::int64_t bytes = 0;
+    std::string updated_at;
+  };
+  std::vector<RegionSummary> regions();
   struct PointSummary {
     std::int64_t id = 0;
     std::string name, loop, fingerprint, portfolio;
@@ -85,12 +105,13 @@ class Database {
   /// Every history row as CSV (header first).
   std::string export_csv();
   /// Deletes the history and states of the points whose name or loop equals
-  /// `name`; returns how many points went.
+  /// `name`, and the regions with that id; returns how many went.
   int forget(const std::string& name);
   std::int64_t history_rows();
 
  private:
   std::int64_t point_id(const PointKey& key);
+  bool has_regions_table();
   void open_checked();
   void choose_journal();
   void use_wal();

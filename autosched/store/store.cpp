@@ -77,6 +77,26 @@ void Store::save_state(PointKey point, std::string selector, std::string state) 
                                           state = std::move(state)] { db_.save_state(point, selector, state, run_); });
 }
 
+std::optional<std::string> Store::load_region(RegionKey key) {
+  if (recording_disabled_by_fork()) return std::nullopt;
+  key.fingerprint = fingerprint_;
+  try {
+    return db_.load_region(key);
+  } catch (const Error& e) {
+    detail::warn(std::string("could not read region '") + key.region + "' from the store; it explores: " + e.what());
+    return std::nullopt;
+  }
+}
+
+void Store::save_region(RegionKey key, std::string model, std::string state) {
+  if (recording_disabled_by_fork()) return;
+  key.fingerprint = fingerprint_;
+  BackgroundWriter::instance().post_task(
+      [this, key = std::move(key), model = std::move(model), state = std::move(state)] {
+        db_.save_region(key, model, state, run_);
+      });
+}
+
 void Store::write(std::span<const InstanceRow> rows) { db_.insert_history(rows, run_, fingerprint_); }
 
 }  // namespace autosched

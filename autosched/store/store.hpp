@@ -34,6 +34,11 @@ class Store final : public RowSink {
   /// Keeps `state` as the latest state (written by the background writer).
   void save_state(PointKey point, std::string selector, std::string state);
 
+  /// A region's stored state for this system (synchronous; once per region).
+  std::optional<std::string> load_region(RegionKey key);
+  /// Keeps a region's state (written by the background writer).
+  void save_region(RegionKey key, std::string model, std::string state);
+
   void write(std::span<const InstanceRow> rows) override;
 
   [[nodiscard]] Database& database() noexcept { return db_; }

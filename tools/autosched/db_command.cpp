@@ -3,7 +3,7 @@
 //   autosched db list                 every decision point with its best arm
 //   autosched db show <point|loop>    per-arm statistics and saved selector states
 //   autosched db export --csv [file]  every history row (stdout without a file)
-//   autosched db forget <point|loop>  delete a point's history and states
+//   autosched db forget <point|loop|region>  delete a point's history and states, or a region's row
 // The store is AUTOSCHED_DB's (or the default path); --db names another.
 #include "commands.hpp"
 
@@ -56,6 +56,15 @@ void list(const Options& o) {
   const auto points = db->points();
   std::printf("store %s: %lld runs, %lld history rows, %zu decision points\n", db->path().c_str(),
               static_cast<long long>(db->runs()), static_cast<long long>(db->history_rows()), points.size());
+  const auto regions = db->regions();
+  if (!regions.empty()) {
+    std::printf("\n%-24s %-28s %-24s %8s  %s\n", "region", "features", "model", "bytes", "updated");
+    for (const auto& r : regions) {
+      std::printf("%-24s %-28s %-24s %8lld  %s\n", r.key.region.c_str(),
+                  r.key.features.empty() ? "-" : r.key.features.c_str(), r.model.c_str(),
+                  static_cast<long long>(r.bytes), r.updated_at.c_str());
+    }
+  }
   if (points.empty()) return;
   std::printf("\n%-32s %9s %9s %-16s %12s  %s\n", "point", "instances", "explored", "best arm", "mean ms",
               "saved states");
@@ -89,7 +98,7 @@ void show(const Options& o) {
     std::printf("\n");
   }
   if (shown == 0) {
-    detail::throw_error("no decision point or loop called '" + o.point + "' in " + db->path() +
+    detail::throw_error("no decision point, loop or region called '" + o.point + "' in " + db->path() +
                         "; `autosched db list` shows them");
   }
 }
@@ -113,10 +122,10 @@ void forget(const Options& o) {
   auto db = open_store(o);
   const int n = db->forget(o.point);
   if (n == 0) {
-    detail::throw_error("no decision point or loop called '" + o.point + "' in " + db->path() +
+    detail::throw_error("no decision point, loop or region called '" + o.point + "' in " + db->path() +
                         "; `autosched db list` shows them");
   }
-  std::printf("forgot %d decision point%s of '%s' (history and saved states)\n", n, n == 1 ? "" : "s", o.point.c_str());
+  std::printf("forgot %d entr%s (decision points, regions) called '%s'\n", n, n == 1 ? "y" : "ies", o.point.c_str());
 }
 
 }  // namespace
@@ -134,8 +143,10 @@ void add_db_command(CLI::App& app) {
   export_cmd->add_flag("--csv", options->csv, "As CSV (the one format)");
   export_cmd->add_option("file", options->file, "Output file (default: stdout)");
   export_cmd->callback([options] { export_rows(*options); });
-  auto* forget_cmd = db->add_subcommand("forget", "Delete the history and saved states of a point or loop");
-  forget_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
+  auto* forget_cmd = db->add_subcommand(
+      "forget", "Delete the history and saved states of a point or loop, or a region's samples and model");
+  forget_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads), loop name or region id")
+      ->required();
   forget_cmd->callback([options] { forget(*options); });
 }
 

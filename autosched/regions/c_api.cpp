@@ -1,0 +1,165 @@
+#include <autosched/regions/autosched_region.h>
+#include <autosched/core/error.hpp>
+#include <autosched/regions/region.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
+
+struct autosched_region {
+  autosched::Region region;
+};
+
+namespace autosched {
+
+// The C scope is storage for a RegionScope; the public RegionScope type is
+// kept small enough (features inline) for that.
+static_assert(sizeof(RegionScope) <= sizeof(autosched_region_scope::storage));
+static_assert(alignof(RegionScope) <= alignof(double));
+
+namespace {
+
+constexpr unsigned long long live_mark = 0x6175746f73636f70ULL;  // "autoscop"
+thread_local std::string last_error;
+
+int fail(int code, std::string message) {
+  last_error = std::move(message);
+  return code;
+}
+
+template <class F>
+int guarded(F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    return fail(AUTOSCHED_REGION_EINVAL, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(AUTOSCHED_REGION_EFAILED, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(AUTOSCHED_REGION_EFAILED, e.what());
+  }
+}
+
+RegionScope* live_scope(autosched_region_scope* s) {
+  if (s == nullptr || s->live != live_mark) return nullptr;
+  return std::launder(reinterpret_cast<RegionScope*>(s->storage));
+}
+
+int ended(const char* call) {
+  return fail(AUTOSCHED_REGION_ESTATE, std::string(call) + ": the scope is not live (never begun, or ended)");
+}
+
+void close(autosched_region_scope* s, RegionScope* scope) {
+  scope->~RegionScope();
+  s->live = 0;
+}
+
+}  // namespace
+}  // namespace autosched
+
+using namespace autosched;
+
+extern "C" {
+
+int autosched_region_create(const char* id, int num_features, int num_variants, int min_train, const char* model,
+                            autosched_region** out) {
+  return guarded([&]() -> int {
+    if (out == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_create: out is NULL");
+    *out = nullptr;
+    if (id == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_create: id is NULL");
+    if (num_features < 0 || num_features > Region::max_features) {
+      return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_create: num_features=" + std::to_string(num_features) +
+                                               ": expected 0 to " + std::to_string(Region::max_features));
+    }
+    if (num_variants < 1)
+      return fail(AUTOSCHED_REGION_EINVAL,
+                  "autosched_region_create: num_variants=" + std::to_string(num_variants) + ": expected at least 1");
+    if (min_train < 0)
+      return fail(AUTOSCHED_REGION_EINVAL,
+                  "autosched_region_create: min_train=" + std::to_string(min_train) + ": expected 0 or more");
+    RegionOptions o;
+    for (int i = 0; i < num_features; ++i) {
+      std::string name = "f";  // built in place: g++ 12 warns (-Wrestrict) on "f" + std::to_string(i)
+      name += std::to_string(i);
+      o.features.emplace_back(std::move(name));
+    }
+    std::vector<std::int64_t> numbers(static_cast<std::size_t>(num_variants));
+    for (int i = 0; i < num_variants; ++i) numbers[static_cast<std::size_t>(i)] = i;
+    o.knobs.push_back(Knob::integers("variant", std::move(numbers)));
+    o.model = model != nullptr ? model : "";
+    o.min_train = min_train;
+    *out = new autosched_region{Region(id, std::move(o))};
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+int autosched_region_begin(autosched_region* region, autosched_region_scope* scope) {
+  if (region == nullptr || scope == nullptr)
+    return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_begin: NULL argument");
+  return guarded([&]() -> int {
+    new (scope->storage) RegionScope(region->region.begin());
+    scope->live = live_mark;
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+int autosched_region_set_feature(autosched_region_scope* s, double value) {
+  RegionScope* scope = live_scope(s);
+  if (scope == nullptr) return ended("autosched_region_set_feature");
+  return guarded([&]() -> int {
+    scope->set_feature(value);
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+int autosched_region_get_variant(autosched_region_scope* s, int* variant) {
+  RegionScope* scope = live_scope(s);
+  if (scope == nullptr) return ended("autosched_region_get_variant");
+  if (variant == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_get_variant: variant is NULL");
+  return guarded([&]() -> int {
+    *variant = scope->variant();
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+int autosched_region_end(autosched_region_scope* s) {
+  RegionScope* scope = live_scope(s);
+  if (scope == nullptr) return ended("autosched_region_end");
+  const int rc = guarded([&]() -> int {
+    scope->end();
+    return AUTOSCHED_REGION_OK;
+  });
+  close(s, scope);
+  return rc;
+}
+
+int autosched_region_end_with_metric(autosched_region_scope* s, double metric) {
+  RegionScope* scope = live_scope(s);
+  if (scope == nullptr) return ended("autosched_region_end_with_metric");
+  const int rc = guarded([&]() -> int {
+    scope->end(metric);
+    return AUTOSCHED_REGION_OK;
+  });
+  close(s, scope);
+  return rc;
+}
+
+int autosched_region_train(autosched_region* region) {
+  if (region == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_train: region is NULL");
+  return guarded([&]() -> int {
+    region->region.train();
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+int autosched_region_destroy(autosched_region* region) {
+  return guarded([&]() -> int {
+    delete region;
+    return AUTOSCHED_REGION_OK;
+  });
+}
+
+const char* autosched_region_last_error(void) { return last_error.c_str(); }
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+#pragma once
+/// @file
+/// The shared state behind a Region (and a C handle): its description, the
+/// learner under a lock, and the bridge to model files and the store. Not
+/// part of the public API.
+
+#include <autosched/regions/model_file.hpp>
+#include <autosched/regions/region.hpp>
+#include <autosched/regions/region_learner.hpp>
+#include <autosched/store/database.hpp>
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace autosched::detail {
+
+class RegionState {
+ public:
+  RegionState(std::string id, RegionOptions options);
+  ~RegionState();
+  RegionState(const RegionState&) = delete;
+  RegionState& operator=(const RegionState&) = delete;
+
+  const std::string id;
+  const std::vector<Feature> features;
+  const VariantSpace space;
+  const bool persist;
+  mutable std::mutex mutex;
+  RegionLearner learner;  ///< guarded by `mutex`
+  bool restored = false;  ///< started from a model file or the store
+
+  /// The region's knowledge as a model file (caller holds `mutex`).
+  [[nodiscard]] ModelFile snapshot() const;
+  /// Installs a model file after checking it is this region's; false with
+  /// a warning naming `origin` otherwise (caller holds `mutex`).
+  bool apply(const ModelFile& file, const std::string& origin);
+  /// Queues the current knowledge for the store (caller holds `mutex`).
+  void save_to_store() const;
+  [[nodiscard]] RegionKey key() const;
+};
+
+/// Calls `f` on every live region, in id order, under the registry lock
+/// (regions cannot be created or destroyed meanwhile).
+void for_each_region(const std::function<void(RegionState&)>& f);
+
+}  // namespace autosched::detail
