@@ -2,7 +2,9 @@
 # The main job: what autosched sees on this machine, a short example loop, then
 # a time-stepping example run twice on a scratch store: the first run learns
 # its loop's schedule, the second resumes from the store and exploits from its
-# first step; last, the demo campaign: two apps under the 24 Oracle arms, the
+# first step; a tunable region (three sorts, the best per input size) run twice
+# the same way: the first run explores and trains a decision tree, the second
+# starts from the stored model; last, the demo campaign: two apps under the 24 Oracle arms, the
 # OpenMP references, ExhaustiveSel, Q-Learn and auto, with its table and
 # pictures (build/demo). Run after scripts/setup.sh.
 set -euo pipefail
@@ -17,6 +19,10 @@ trap 'rm -rf "$store"' EXIT
 for run in first second; do
   printf '\ntime_steps, %s run (AUTOSCHED_DB=%s/autosched.db):\n' "$run" "$store"
   AUTOSCHED_DB="$store/autosched.db" "$bin/time_steps"
+done
+for run in first second; do
+  printf '\nregion_algorithm, %s run (same store):\n' "$run"
+  AUTOSCHED_DB="$store/autosched.db" "$bin/region_algorithm" --quiet
 done
 printf '\nWhat the store holds:\n'
 "$bin/autosched" db --db "$store/autosched.db" list
