@@ -1,5 +1,6 @@
 #include <autosched/core/system_info.hpp>
 
+#include <autosched/core/hash.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>
 
@@ -65,13 +66,8 @@ void detect_openmp(SystemInfo& info) {
 }
 
 std::string fnv1a_hex(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a64(s)));
   return buf;
 }
 
@@ -92,7 +88,9 @@ SystemInfo probe() {
 }  // namespace
 
 const SystemInfo& system_info() {
-  static const SystemInfo info = probe();
+  // Never destroyed: static destructors (a region saving its state at exit)
+  // still read it.
+  static const SystemInfo& info = *new SystemInfo(probe());
   return info;
 }
 

@@ -1,8 +1,11 @@
 #include <autosched/core/text.hpp>
 
+#include <autosched/core/error.hpp>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace autosched::text {
 
@@ -65,6 +68,29 @@ std::string bad_value(std::string_view name, std::string_view value, std::string
   out += ": expected ";
   out += accepted;
   return out;
+}
+
+double number_in(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                 double low, double high) {
+  const auto v = to_double(value);
+  if (!v || *v < low || *v > high) {
+    char range[80];
+    std::snprintf(range, sizeof range, "[%g, %g]", low, high);
+    detail::throw_error(
+        bad_value(name, whole, std::string(key) + " = a number in " + range + ", got '" + std::string(value) + "'"));
+  }
+  return *v;
+}
+
+std::int64_t integer_in(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                        std::int64_t low, std::int64_t high) {
+  const auto v = to_int(value);
+  if (!v || *v < low || *v > high) {
+    detail::throw_error(bad_value(name, whole,
+                                  std::string(key) + " = an integer in [" + std::to_string(low) + ", " +
+                                      std::to_string(high) + "], got '" + std::string(value) + "'"));
+  }
+  return *v;
 }
 
 }  // namespace autosched::text

@@ -33,4 +33,13 @@ std::string join(const std::vector<std::string_view>& items, std::string_view se
 /// "<name>=<value>: expected <accepted>".
 std::string bad_value(std::string_view name, std::string_view value, std::string_view accepted);
 
+/// `value`, given for `key` inside the setting `name`=`whole` (a
+/// key=value list), as a number in [low, high]. Otherwise throws
+/// autosched::Error: "<name>=<whole>: expected <key> = a number in [low, high], got '<value>'".
+double number_in(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                 double low, double high);
+/// The same for an integer in [low, high].
+std::int64_t integer_in(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                        std::int64_t low, std::int64_t high);
+
 }  // namespace autosched::text

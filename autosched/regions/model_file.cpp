@@ -1,5 +1,7 @@
 #include <autosched/regions/model_file.hpp>
 
+#include <autosched/core/hash.hpp>
+
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -11,15 +13,6 @@ namespace {
 
 constexpr std::string_view magic = "autosched-region-model";
 constexpr std::size_t max_trees = 1000;
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 /// Reads the text line by line; each getter fails cleanly at the end.
 class Lines {
@@ -82,7 +75,7 @@ std::string write_model_text(const ModelFile& file) {
     }
   }
   out += file.samples.empty() ? std::string("samples none\n") : file.samples;
-  std::snprintf(buf, sizeof buf, "checksum %016" PRIx64 "\n", fnv1a(out));
+  std::snprintf(buf, sizeof buf, "checksum %016" PRIx64 "\n", fnv1a64(out));
   return out + buf;
 }
 
@@ -100,7 +93,7 @@ std::optional<ModelFile> read_model_text(std::string_view text, std::string* why
   {
     const std::string_view tail = text.substr(last + 9);
     char expected[17] = {};
-    std::snprintf(expected, sizeof expected, "%016" PRIx64, fnv1a(text.substr(0, last)));
+    std::snprintf(expected, sizeof expected, "%016" PRIx64, fnv1a64(text.substr(0, last)));
     if (tail != std::string(expected) + "\n") return fail("checksum mismatch (the file is damaged or truncated)");
   }
   Lines lines(text.substr(0, last));

@@ -103,23 +103,9 @@ ModelSpec parse_model_spec(std::string_view text, std::string_view source) {
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       detail::throw_error(text::bad_value(source, text, "each key at most once; '" + key + "' repeats"));
     seen.push_back(key);
-    auto number = [&](double low, double high) {
-      auto v = text::to_double(value);
-      if (!v || *v < low || *v > high) {
-        char range[80];
-        std::snprintf(range, sizeof range, "[%g, %g]", low, high);
-        detail::throw_error(text::bad_value(source, text, key + " = a number in " + range + ", got '" + value + "'"));
-      }
-      return *v;
-    };
+    auto number = [&](double low, double high) { return text::number_in(source, text, key, value, low, high); };
     auto integer = [&](std::int64_t low, std::int64_t high) {
-      auto v = text::to_int(value);
-      if (!v || *v < low || *v > high) {
-        detail::throw_error(text::bad_value(
-            source, text,
-            key + " = an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "], got '" + value + "'"));
-      }
-      return *v;
+      return text::integer_in(source, text, key, value, low, high);
     };
     const std::string v = text::lower(value);
     constexpr std::int64_t big = std::numeric_limits<int>::max();

@@ -67,7 +67,7 @@ class Costs {
 /// `rows` feature vectors of small integers (exact features: a region keys
 /// them as given), labelled by `costs`.
 autosched::TrainingSet make_rows(std::size_t rows, const Costs& costs, std::uint64_t seed) {
-  autosched::TrainingSet data{.features = kFeatures, .classes = kVariants, .x = {}, .y = {}};
+  autosched::TrainingSet data{.features = kFeatures, .classes = kVariants};
   std::mt19937_64 random(seed);
   std::uniform_int_distribution<int> value(0, 15);
   std::array<double, kFeatures> x{};

@@ -1,5 +1,6 @@
 // Model files: exact round trip, and damaged input of every kind is an error
 // with a reason, never a crash or a half-read model.
+#include <autosched/core/hash.hpp>
 #include <autosched/regions/model_file.hpp>
 #include <autosched/regions/region_learner.hpp>
 
@@ -89,16 +90,10 @@ TEST(ModelFile, MalformedButChecksummedFilesAreRejected) {
   };
   const std::string text = autosched::write_model_text(trained_file());
   const std::string body = resign(text);
-  // Recompute the checksum for a modified body with the same algorithm the
-  // reader uses (FNV-1a 64), written here independently.
+  // Sign a modified body as the writer does.
   auto sign = [](const std::string& b) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : b) {
-      h ^= c;
-      h *= 0x100000001b3ULL;
-    }
     char buf[40];
-    std::snprintf(buf, sizeof buf, "checksum %016llx\n", static_cast<unsigned long long>(h));
+    std::snprintf(buf, sizeof buf, "checksum %016llx\n", static_cast<unsigned long long>(autosched::fnv1a64(b)));
     return b + buf;
   };
   ASSERT_TRUE(autosched::read_model_text(sign(body), nullptr));  // the helper signs as the writer does

@@ -17,17 +17,8 @@
 namespace autosched {
 namespace {
 
-/// An empty training set (designated initializers would leave x and y to
-/// -Wmissing-field-initializers).
-TrainingSet make_set(int features, int classes) {
-  TrainingSet data;
-  data.features = features;
-  data.classes = classes;
-  return data;
-}
-
 TrainingSet one_feature(const std::vector<double>& values, const std::vector<int>& labels, int classes) {
-  auto data = make_set(1, classes);
+  auto data = TrainingSet{.features = 1, .classes = classes};
   for (std::size_t i = 0; i < values.size(); ++i) data.add(std::array{values[i]}, labels[i]);
   return data;
 }
@@ -51,7 +42,7 @@ double accuracy(const DecisionTree& t, const TrainingSet& data) {
 TrainingSet noise(std::size_t n, int features, int classes, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
-  auto data = make_set(features, classes);
+  auto data = TrainingSet{.features = features, .classes = classes};
   std::vector<double> row(static_cast<std::size_t>(features));
   for (std::size_t i = 0; i < n; ++i) {
     for (double& v : row) v = u(rng);
@@ -61,7 +52,7 @@ TrainingSet noise(std::size_t n, int features, int classes, std::uint64_t seed) 
 }
 
 TEST(TrainingSet, AddChecksTheRow) {
-  auto data = make_set(2, 3);
+  auto data = TrainingSet{.features = 2, .classes = 3};
   data.add(std::array{1.0, 2.0}, 2);
   EXPECT_THROW(data.add(std::array{1.0}, 0), Error);
   EXPECT_THROW(data.add(std::array{1.0, 2.0, 3.0}, 0), Error);
@@ -80,7 +71,7 @@ TEST(DecisionTree, DefaultAndEmptyTreesPredictZero) {
   EXPECT_TRUE(none.nodes().empty());
   EXPECT_EQ(predict1(none, 5.0), 0);
 
-  const DecisionTree t = DecisionTree::train(make_set(2, 3), {});
+  const DecisionTree t = DecisionTree::train(TrainingSet{.features = 2, .classes = 3}, {});
   EXPECT_EQ(nodes_of(t), std::vector<TreeNode>{leaf(0)});
   EXPECT_EQ(t.depth(), 0);
   EXPECT_EQ(t.features(), 2);
@@ -143,7 +134,7 @@ TEST(DecisionTree, OracleOfFourClassesOnOneFeature) {
 // split lowers the impurity: (0,0)→0 ×3, (0,1)→1 ×1, (1,0)→1 ×2, (1,1)→0 ×2.
 // Parent 34/8 = 4.25; x0 < 0.5: 10/4 + 8/4 = 4.5; x1 < 0.5: 13/5 + 5/3 = 4.27.
 TEST(DecisionTree, XorLikeDataAtDepthTwo) {
-  auto data = make_set(2, 2);
+  auto data = TrainingSet{.features = 2, .classes = 2};
   const auto add = [&](double a, double b, int times) {
     for (int k = 0; k < times; ++k) data.add(std::array{a, b}, (a != b) ? 1 : 0);
   };
@@ -162,7 +153,7 @@ TEST(DecisionTree, XorLikeDataAtDepthTwo) {
 
   // Balanced XOR: every split leaves both sides as mixed as the parent, so
   // none lowers the impurity and the root stays a leaf (tie → class 0).
-  auto balanced = make_set(2, 2);
+  auto balanced = TrainingSet{.features = 2, .classes = 2};
   for (const double a : {0.0, 1.0})
     for (const double b : {0.0, 1.0}) balanced.add(std::array{a, b}, a != b ? 1 : 0);
   EXPECT_EQ(nodes_of(DecisionTree::train(balanced, {.max_depth = 2})), std::vector<TreeNode>{leaf(0)});
@@ -170,11 +161,11 @@ TEST(DecisionTree, XorLikeDataAtDepthTwo) {
 
 TEST(DecisionTree, TiesGoToTheLowerFeatureThenTheLowerThreshold) {
   // Two copies of one feature: equal splits, feature 0 wins.
-  auto twins = make_set(2, 2);
+  auto twins = TrainingSet{.features = 2, .classes = 2};
   for (const double v : {1.0, 2.0, 3.0, 4.0}) twins.add(std::array{v, v}, v > 2 ? 1 : 0);
   EXPECT_EQ(DecisionTree::train(twins, {.max_depth = 1}).nodes()[0], split(0, 2.5, 1));
   // Unless feature 1 is strictly better.
-  auto better = make_set(2, 2);
+  auto better = TrainingSet{.features = 2, .classes = 2};
   for (const double v : {1.0, 2.0, 3.0, 4.0}) better.add(std::array{v == 3 ? 0.0 : v, v}, v > 2 ? 1 : 0);
   EXPECT_EQ(DecisionTree::train(better, {.max_depth = 1}).nodes()[0], split(1, 2.5, 1));
   // x = 0..3, labels 0 1 0 1: 0.5 and 2.5 tie in Gini and balance (1|3 and
@@ -203,7 +194,7 @@ TEST(DecisionTree, BootstrapRowsWeighTheRows) {
   const auto base = noise(200, 3, 4, 11);
   std::mt19937_64 rng(5);
   std::vector<std::size_t> draw(base.rows());
-  auto expanded = make_set(3, 4);
+  auto expanded = TrainingSet{.features = 3, .classes = 4};
   for (std::size_t& r : draw) {
     r = rng() % base.rows();
     expanded.add(std::span(base.row(r), 3), base.y[r]);
@@ -247,7 +238,7 @@ TEST(DecisionTree, TrainingIsDeterministic) {
 // Only feature 0 of 9 tells the classes apart: a root that may look at k
 // random features splits in about k/9 of the seeds, always on feature 0.
 TEST(DecisionTree, MaxFeaturesDrawsThatManyFeaturesPerSplit) {
-  auto data = make_set(9, 2);
+  auto data = TrainingSet{.features = 9, .classes = 2};
   for (int i = 0; i < 20; ++i) data.add(std::array{i % 2 * 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, i % 2);
   const auto split_share = [&](int max_features) {
     int splits = 0;
@@ -271,8 +262,8 @@ TEST(DecisionTree, MaxFeaturesDrawsThatManyFeaturesPerSplit) {
 TEST(DecisionTree, LearnsALargerRule) {
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> u(0, 1);
-  auto data = make_set(8, 8);
-  auto bits = make_set(8, 8);
+  auto data = TrainingSet{.features = 8, .classes = 8};
+  auto bits = TrainingSet{.features = 8, .classes = 8};
   std::array<double, 8> row{};
   for (int i = 0; i < 1000; ++i) {
     for (double& v : row) v = u(rng);

@@ -13,15 +13,6 @@
 namespace autosched {
 namespace {
 
-/// An empty training set (designated initializers would leave x and y to
-/// -Wmissing-field-initializers).
-TrainingSet make_set(int features, int classes) {
-  TrainingSet data;
-  data.features = features;
-  data.classes = classes;
-  return data;
-}
-
 TreeNode leaf(int label) { return {0, -1, label}; }
 TreeNode split(int feature, double threshold, int child) { return {threshold, feature, child}; }
 
@@ -39,7 +30,7 @@ std::vector<TreeNode> nodes_of(const DecisionTree& t) { return {t.nodes().begin(
 TrainingSet staircase(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
-  auto data = make_set(8, 8);
+  auto data = TrainingSet{.features = 8, .classes = 8};
   std::array<double, 8> row{};
   for (std::size_t i = 0; i < n; ++i) {
     for (double& v : row) v = u(rng);
@@ -143,10 +134,10 @@ TEST(RandomForest, FromTreesRejectsEmptyAndMismatchedTrees) {
 
 TEST(RandomForest, DefaultAndEmptyForestsPredictZero) {
   EXPECT_EQ(predict1(RandomForest{}, 1.0), 0);
-  const auto f = RandomForest::train(make_set(1, 4), {.trees = 3});
+  const auto f = RandomForest::train(TrainingSet{.features = 1, .classes = 4}, {.trees = 3});
   EXPECT_EQ(f.trees().size(), 3u);
   EXPECT_EQ(predict1(f, 1.0), 0);
-  EXPECT_THROW((void)RandomForest::train(make_set(1, 4), {.trees = 0}), Error);
+  EXPECT_THROW((void)RandomForest::train(TrainingSet{.features = 1, .classes = 4}, {.trees = 0}), Error);
 }
 
 TEST(RandomForest, TheSeedDeterminesTheForest) {
@@ -168,7 +159,7 @@ TEST(RandomForest, TheSeedDeterminesTheForest) {
 // when its root's ⌈√9⌉ = 3 random features include it: in about a third of
 // the trees. Bagging alone considers every feature and always splits.
 TEST(RandomForest, SqrtFeaturesConsidersThreeOfNine) {
-  auto data = make_set(9, 2);
+  auto data = TrainingSet{.features = 9, .classes = 2};
   for (int i = 0; i < 40; ++i) data.add(std::array{i % 2 * 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, i % 2);
   const auto splits = [&](bool sqrt_features) {
     const auto f = RandomForest::train(data, {.trees = 150, .max_depth = 1, .seed = 5, .sqrt_features = sqrt_features});

@@ -14,22 +14,6 @@
 #include <cmath>
 #include <cstdio>
 
-namespace {
-
-/// The per-element work: a short damped iteration, a few dozen flops.
-__host__ __device__ inline float work(float x) {
-  float v = x;
-  for (int k = 0; k < 64; ++k) v = 0.97f * v + 0.03f * x * x;
-  return v;
-}
-
-__global__ void work_kernel(const float* x, float* y, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = work(x[i]);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   const examples::RunOptions run = examples::parse_run_options(argc, argv, 200);
   if (!examples::cuda_device_present("region_coschedule")) return 0;
@@ -44,20 +28,12 @@ int main(int argc, char** argv) {
                                                           .min_train = min_train});
 
   const int largest = static_cast<int>(sizes.back());
-  const auto bytes = static_cast<std::size_t>(largest) * sizeof(float);
-  float *x = nullptr, *y = nullptr, *dx = nullptr, *dy = nullptr;
-  EXAMPLE_CUDA_CHECK(cudaMallocHost(&x, bytes));  // pinned: copies overlap the CPU's share
-  EXAMPLE_CUDA_CHECK(cudaMallocHost(&y, bytes));
-  EXAMPLE_CUDA_CHECK(cudaMalloc(&dx, bytes));
-  EXAMPLE_CUDA_CHECK(cudaMalloc(&dy, bytes));
-  cudaStream_t stream{};
-  EXAMPLE_CUDA_CHECK(cudaStreamCreate(&stream));
-  for (int i = 0; i < largest; ++i) x[i] = static_cast<float>(i % 1000) / 1000.0f;
-  EXAMPLE_CUDA_CHECK(cudaMemcpy(dx, x, bytes, cudaMemcpyHostToDevice));
-  work_kernel<<<(largest + 255) / 256, 256, 0, stream>>>(dx, dy, largest);  // warm-up: loads the kernel
-  EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  examples::Buffers b(largest);
+  EXAMPLE_CUDA_CHECK(cudaMemcpy(b.dx, b.x, b.bytes, cudaMemcpyHostToDevice));
+  examples::work_kernel<<<(largest + 255) / 256, 256, 0, b.stream>>>(b.dx, b.dy, largest);  // warm-up: loads the kernel
+  EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(b.stream));
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < largest; ++i) y[i] = work(x[i]);  // and starts the OpenMP team
+  for (int i = 0; i < largest; ++i) b.y[i] = examples::work(b.x[i]);  // and starts the OpenMP team
 
   examples::RunLog log;
   for (int step = 0; step < run.steps; ++step) {
@@ -72,31 +48,21 @@ int main(int argc, char** argv) {
       const int on_gpu = static_cast<int>(std::lround(fraction * n));
       if (on_gpu > 0) {  // the GPU's share, asynchronously
         const auto share = static_cast<std::size_t>(on_gpu) * sizeof(float);
-        EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(dx, x, share, cudaMemcpyHostToDevice, stream));
-        work_kernel<<<(on_gpu + 255) / 256, 256, 0, stream>>>(dx, dy, on_gpu);
+        EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(b.dx, b.x, share, cudaMemcpyHostToDevice, b.stream));
+        examples::work_kernel<<<(on_gpu + 255) / 256, 256, 0, b.stream>>>(b.dx, b.dy, on_gpu);
         EXAMPLE_CUDA_CHECK(cudaGetLastError());
-        EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(y, dy, share, cudaMemcpyDeviceToHost, stream));
+        EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(b.y, b.dy, share, cudaMemcpyDeviceToHost, b.stream));
       }
 #pragma omp parallel for schedule(static)
-      for (int i = on_gpu; i < n; ++i) y[i] = work(x[i]);  // the CPU's share meanwhile
-      EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(stream));   // join
+      for (int i = on_gpu; i < n; ++i) b.y[i] = examples::work(b.x[i]);  // the CPU's share meanwhile
+      EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(b.stream));               // join
     }
     log.executed(region, explored);
     if (!run.quiet && (explored || step < static_cast<int>(sizes.size())))
       std::printf("step %d: n=%d gpu_fraction=%.1f (%s)\n", step, n, fraction, explored ? "explore" : "exploit");
-    for (int i = 0; i < n; i += 997) {
-      if (std::fabs(y[i] - work(x[i])) > 1e-4f * (1.0f + std::fabs(y[i]))) {
-        std::fprintf(stderr, "step %d: n=%d: y[%d] = %g, expected %g\n", step, n, i, y[i], work(x[i]));
-        return 1;
-      }
-    }
+    if (!examples::results_correct(b, n, step)) return 1;
   }
   log.report(region, "n", sizes, min_train);
 
-  EXAMPLE_CUDA_CHECK(cudaStreamDestroy(stream));
-  EXAMPLE_CUDA_CHECK(cudaFree(dy));
-  EXAMPLE_CUDA_CHECK(cudaFree(dx));
-  EXAMPLE_CUDA_CHECK(cudaFreeHost(y));
-  EXAMPLE_CUDA_CHECK(cudaFreeHost(x));
   return 0;
 }

@@ -16,30 +16,18 @@
 
 namespace {
 
-/// The per-element work: a short damped iteration, a few dozen flops.
-__host__ __device__ inline float work(float x) {
-  float v = x;
-  for (int k = 0; k < 32; ++k) v = 0.97f * v + 0.03f * x * x;
-  return v;
-}
-
-__global__ void work_kernel(const float* x, float* y, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = work(x[i]);
-}
-
-void run_on_cpu(const float* x, float* y, int n) {
+void run_on_cpu(examples::Buffers& b, int n) {
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) y[i] = work(x[i]);
+  for (int i = 0; i < n; ++i) b.y[i] = examples::work(b.x[i]);
 }
 
-void run_on_gpu(const float* x, float* y, float* dx, float* dy, int n, cudaStream_t stream) {
+void run_on_gpu(examples::Buffers& b, int n) {
   const auto bytes = static_cast<std::size_t>(n) * sizeof(float);
-  EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(dx, x, bytes, cudaMemcpyHostToDevice, stream));
-  work_kernel<<<(n + 255) / 256, 256, 0, stream>>>(dx, dy, n);
+  EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(b.dx, b.x, bytes, cudaMemcpyHostToDevice, b.stream));
+  examples::work_kernel<<<(n + 255) / 256, 256, 0, b.stream>>>(b.dx, b.dy, n);
   EXAMPLE_CUDA_CHECK(cudaGetLastError());
-  EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(y, dy, bytes, cudaMemcpyDeviceToHost, stream));
-  EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(stream));  // the measurement covers the kernel, not just its launch
+  EXAMPLE_CUDA_CHECK(cudaMemcpyAsync(b.y, b.dy, bytes, cudaMemcpyDeviceToHost, b.stream));
+  EXAMPLE_CUDA_CHECK(cudaStreamSynchronize(b.stream));  // the measurement covers the kernel, not just its launch
 }
 
 }  // namespace
@@ -56,18 +44,9 @@ int main(int argc, char** argv) {
                                                        .model = "dtree,depth=3,explore_after=0",
                                                        .min_train = min_train});
 
-  const int largest = static_cast<int>(sizes.back());
-  const auto bytes = static_cast<std::size_t>(largest) * sizeof(float);
-  float *x = nullptr, *y = nullptr, *dx = nullptr, *dy = nullptr;
-  EXAMPLE_CUDA_CHECK(cudaMallocHost(&x, bytes));  // pinned: asynchronous, full-speed copies
-  EXAMPLE_CUDA_CHECK(cudaMallocHost(&y, bytes));
-  EXAMPLE_CUDA_CHECK(cudaMalloc(&dx, bytes));
-  EXAMPLE_CUDA_CHECK(cudaMalloc(&dy, bytes));
-  cudaStream_t stream{};
-  EXAMPLE_CUDA_CHECK(cudaStreamCreate(&stream));
-  for (int i = 0; i < largest; ++i) x[i] = static_cast<float>(i % 1000) / 1000.0f;
-  run_on_gpu(x, y, dx, dy, largest, stream);  // warm-up: the kernel's first launch loads it
-  run_on_cpu(x, y, largest);                  // and the OpenMP team starts
+  examples::Buffers buffers(static_cast<int>(sizes.back()));
+  run_on_gpu(buffers, static_cast<int>(sizes.back()));  // warm-up: the kernel's first launch loads it
+  run_on_cpu(buffers, static_cast<int>(sizes.back()));  // and the OpenMP team starts
 
   examples::RunLog log;
   for (int step = 0; step < run.steps; ++step) {
@@ -80,27 +59,17 @@ int main(int argc, char** argv) {
       explored = scope.exploring();
       device = scope.variant();
       if (device == 0) {
-        run_on_cpu(x, y, n);
+        run_on_cpu(buffers, n);
       } else {
-        run_on_gpu(x, y, dx, dy, n, stream);
+        run_on_gpu(buffers, n);
       }
     }
     log.executed(region, explored);
     if (!run.quiet && (explored || step < static_cast<int>(sizes.size())))
       std::printf("step %d: n=%d %s (%s)\n", step, n, device == 0 ? "cpu" : "gpu", explored ? "explore" : "exploit");
-    for (int i = 0; i < n; i += 997) {
-      if (std::fabs(y[i] - work(x[i])) > 1e-4f * (1.0f + std::fabs(y[i]))) {
-        std::fprintf(stderr, "step %d: n=%d: y[%d] = %g, expected %g\n", step, n, i, y[i], work(x[i]));
-        return 1;
-      }
-    }
+    if (!examples::results_correct(buffers, n, step)) return 1;
   }
   log.report(region, "n", sizes, min_train);
 
-  EXAMPLE_CUDA_CHECK(cudaStreamDestroy(stream));
-  EXAMPLE_CUDA_CHECK(cudaFree(dy));
-  EXAMPLE_CUDA_CHECK(cudaFree(dx));
-  EXAMPLE_CUDA_CHECK(cudaFreeHost(y));
-  EXAMPLE_CUDA_CHECK(cudaFreeHost(x));
   return 0;
 }
