@@ -29,7 +29,8 @@ extern "C" {
 
 typedef struct autosched_region autosched_region;
 
-/* One execution. Opaque; lives wherever the caller puts it (the stack). */
+/* One execution. Opaque; lives wherever the caller puts it (the stack).
+ * Zero it before its first begin (= {0}): begin refuses a scope still live. */
 typedef struct autosched_region_scope {
   unsigned long long live; /* set by begin, cleared by end */
   double storage[24];
@@ -38,7 +39,8 @@ typedef struct autosched_region_scope {
 enum {
   AUTOSCHED_REGION_OK = 0,
   AUTOSCHED_REGION_EINVAL = 1,  /* a bad argument (the message names it) */
-  AUTOSCHED_REGION_ESTATE = 2,  /* a call out of order (e.g. a scope that has ended) */
+  AUTOSCHED_REGION_ESTATE = 2,  /* a call out of order: a scope that has ended or is still live,
+                                   a feature after the decision, a decision before all features */
   AUTOSCHED_REGION_EFAILED = 3  /* anything else (out of memory, I/O) */
 };
 

@@ -2,6 +2,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/regions/region.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -23,8 +24,12 @@ namespace {
 constexpr unsigned long long live_mark = 0x6175746f73636f70ULL;  // "autoscop"
 thread_local std::string last_error;
 
-int fail(int code, std::string message) {
-  last_error = std::move(message);
+int fail(int code, const std::string& message) noexcept {
+  try {
+    last_error = message;
+  } catch (...) {  // out of memory: the code alone must do
+    last_error.clear();
+  }
   return code;
 }
 
@@ -46,8 +51,24 @@ RegionScope* live_scope(autosched_region_scope* s) {
   return std::launder(reinterpret_cast<RegionScope*>(s->storage));
 }
 
-int ended(const char* call) {
-  return fail(AUTOSCHED_REGION_ESTATE, std::string(call) + ": the scope is not live (never begun, or ended)");
+int ended(const char* call) noexcept {
+  try {
+    return fail(AUTOSCHED_REGION_ESTATE, std::string(call) + ": the scope is not live (never begun, or ended)");
+  } catch (...) {
+    return AUTOSCHED_REGION_ESTATE;
+  }
+}
+
+/// Runs `f`; an autosched::Error (a call out of order) is ESTATE.
+template <class F>
+int in_order(F&& f) {
+  return guarded([&]() -> int {
+    try {
+      return f();
+    } catch (const Error& e) {
+      return fail(AUTOSCHED_REGION_ESTATE, e.what());
+    }
+  });
 }
 
 void close(autosched_region_scope* s, RegionScope* scope) {
@@ -97,6 +118,10 @@ int autosched_region_create(const char* id, int num_features, int num_variants, 
 int autosched_region_begin(autosched_region* region, autosched_region_scope* scope) {
   if (region == nullptr || scope == nullptr)
     return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_begin: NULL argument");
+  if (scope->live == live_mark) {
+    return fail(AUTOSCHED_REGION_ESTATE,
+                "autosched_region_begin: the scope is live (end the execution it holds before beginning another)");
+  }
   return guarded([&]() -> int {
     new (scope->storage) RegionScope(region->region.begin());
     scope->live = live_mark;
@@ -107,7 +132,11 @@ int autosched_region_begin(autosched_region* region, autosched_region_scope* sco
 int autosched_region_set_feature(autosched_region_scope* s, double value) {
   RegionScope* scope = live_scope(s);
   if (scope == nullptr) return ended("autosched_region_set_feature");
-  return guarded([&]() -> int {
+  if (!std::isfinite(value)) {
+    return fail(AUTOSCHED_REGION_EINVAL,
+                "autosched_region_set_feature: value=" + std::to_string(value) + ": expected a finite number");
+  }
+  return in_order([&]() -> int {
     scope->set_feature(value);
     return AUTOSCHED_REGION_OK;
   });
@@ -117,7 +146,7 @@ int autosched_region_get_variant(autosched_region_scope* s, int* variant) {
   RegionScope* scope = live_scope(s);
   if (scope == nullptr) return ended("autosched_region_get_variant");
   if (variant == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_get_variant: variant is NULL");
-  return guarded([&]() -> int {
+  return in_order([&]() -> int {
     *variant = scope->variant();
     return AUTOSCHED_REGION_OK;
   });

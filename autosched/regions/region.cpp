@@ -35,11 +35,18 @@ Registry& registry() {
 /// drains. Regions destroyed before (function-local statics created after
 /// this was registered) have queued theirs already.
 void save_regions_at_exit() {
-  for_each_region([](RegionState& r) {
-    std::lock_guard lock(r.mutex);
-    r.save_to_store();
-  });
-  BackgroundWriter::instance().shutdown();
+  // A forked child inherits this handler but neither the writer nor the
+  // connection, and maybe a lock a parent thread held: it saves nothing.
+  if (recording_disabled_by_fork()) return;
+  try {
+    for_each_region([](RegionState& r) {
+      std::lock_guard lock(r.mutex);
+      r.save_to_store();
+    });
+    BackgroundWriter::instance().shutdown();
+  } catch (...) {
+    // Exit must go on; a failure to write has been reported by the writer.
+  }
 }
 
 Store* region_store(bool persist) {
@@ -69,14 +76,27 @@ std::vector<Feature> checked_features(const std::string& id, std::vector<Feature
 }
 
 VariantSpace checked_space(const std::string& id, const RegionOptions& o) {
-  if (!o.knobs.empty()) return VariantSpace(o.knobs);
-  if (!o.variants.empty()) return VariantSpace::labels(o.variants);
-  throw_error("region '" + id + "' has no variants: set RegionOptions::variants (labels) or ::knobs");
+  if (o.knobs.empty() && o.variants.empty())
+    throw_error("region '" + id + "' has no variants: set RegionOptions::variants (labels) or ::knobs");
+  try {
+    return o.knobs.empty() ? VariantSpace::labels(o.variants) : VariantSpace(o.knobs);
+  } catch (const Error& e) {
+    throw_error("region '" + id + "': " + e.what());
+  }
 }
 
 ModelSpec checked_spec(const std::string& id, const RegionOptions& o) {
   if (o.model.empty()) return default_model_spec();
   return parse_model_spec(o.model, "region '" + id + "' model");
+}
+
+RegionLearner make_learner(const std::string& id, const RegionOptions& o, int features, int variants) {
+  ModelSpec spec = checked_spec(id, o);
+  try {
+    return RegionLearner(std::move(spec), features, variants, o.min_train);
+  } catch (const Error& e) {
+    throw_error("region '" + id + "': " + e.what());
+  }
 }
 
 const std::string& checked_id(const std::string& id) {
@@ -103,8 +123,9 @@ RegionState::RegionState(std::string id_, RegionOptions options)
       features(checked_features(id, std::move(options.features))),
       space(checked_space(id, options)),
       persist(options.persist),
-      learner(checked_spec(id, options), static_cast<int>(features.size()), space.size(), options.min_train) {
+      learner(make_learner(id, options, static_cast<int>(features.size()), space.size())) {
   std::unique_lock lock(mutex);
+  last_save_ns = now_ns();
   std::string file = options.model_file.empty() ? learner.spec().load : options.model_file;
   bool loaded = false;
   if (!file.empty()) {
@@ -156,7 +177,10 @@ RegionState::~RegionState() {
     std::lock_guard lock(mutex);
     save_to_store();
   } catch (const std::exception& e) {
-    warn("region '" + id + "': its state could not be saved: " + e.what());
+    try {
+      warn("region '" + id + "': its state could not be saved: " + e.what());
+    } catch (...) {  // nothing left to report with
+    }
   }
 }
 
@@ -210,10 +234,17 @@ bool RegionState::apply(const ModelFile& file, const std::string& origin) {
     same_kind = parse_model_spec(file.model, "model file").kind == learner.spec().kind;
   } catch (const Error&) {
   }
+  // Everything is checked on a scratch learner first: a file that fails
+  // half way must not leave half of it (e.g. its samples) behind.
   std::string why;
-  if (!file.samples.empty() && !learner.load_samples(file.samples, &why)) return reject(why);
+  {
+    RegionLearner scratch(learner.spec(), learner.features(), learner.variants(), learner.min_train());
+    if (!file.samples.empty() && !scratch.load_samples(file.samples, &why)) return reject(why);
+    if (!file.trees.empty() && same_kind && !scratch.install_trees(file.trees, &why)) return reject(why);
+  }
+  if (!file.samples.empty()) learner.load_samples(file.samples, &why);
   if (!file.trees.empty() && same_kind) {
-    if (!learner.install_trees(file.trees, &why)) return reject(why);
+    learner.install_trees(file.trees, &why);
   } else if (learner.spec().trains()) {
     const std::int64_t threshold = learner.min_train();
     if (threshold > 0 && learner.covered_pairs() >= threshold) learner.train();
@@ -221,10 +252,37 @@ bool RegionState::apply(const ModelFile& file, const std::string& origin) {
   return true;
 }
 
-void RegionState::save_to_store() const {
+void RegionState::save_to_store() {
   Store* store = region_store(persist);
+  last_save_ns = now_ns();
   if (store == nullptr || learner.vectors() == 0) return;
-  store->save_region(key(), learner.spec().text, write_model_text(snapshot()));
+  bool replace = false;
+  std::string unsaved = learner.take_unsaved(replace);
+  // Composed on the writer thread, inside the store's transaction: the row's
+  // samples (this region's earlier saves, other processes' saves) plus what
+  // this process measured since its last save; the model is this one's.
+  store->save_region(key(), learner.spec().text,
+                     [mine = snapshot(), unsaved = std::move(unsaved), replace,
+                      spec = learner.spec()](const std::optional<std::string>& current) {
+                       ModelFile merged = mine;
+                       std::optional<ModelFile> row;
+                       if (current && !replace) row = read_model_text(*current, nullptr);
+                       if (row && row->features == mine.features && row->variants == mine.variants) {
+                         RegionLearner sum(spec, static_cast<int>(mine.features.size()), mine.variant_count, 0);
+                         std::string why;
+                         const bool ok = (row->samples.empty() || sum.load_samples(row->samples, &why)) &&
+                                         sum.load_samples(unsaved, &why);
+                         if (ok) merged.samples = sum.samples_text();
+                       }
+                       return write_model_text(merged);
+                     });
+}
+
+std::string not_finite(const RegionState& s, std::size_t feature, double value) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return "region '" + s.id + "': feature '" + s.features[feature].name() + "' = " + buf +
+         " (quantised: not a finite number); features must be finite";
 }
 
 void for_each_region(const std::function<void(RegionState&)>& f) {
@@ -253,9 +311,10 @@ RegionScope Region::begin(std::span<const double> values) {
   }
   RegionScope scope;
   scope.state_ = &s;
+  scope.space_ = &s.space;
   for (std::size_t i = 0; i < f; ++i) {
     const double q = s.features[i].quantise(values[i]);
-    if (std::isnan(q)) detail::throw_error("region '" + s.id + "': feature '" + s.features[i].name() + "' is NaN");
+    if (!std::isfinite(q)) detail::throw_error(detail::not_finite(s, i, values[i]));
     scope.features_[i] = q;
   }
   scope.nfeatures_ = static_cast<int>(f);
@@ -272,6 +331,7 @@ RegionScope Region::begin(std::initializer_list<double> values) {
 RegionScope Region::begin() {
   RegionScope scope;
   scope.state_ = state_.get();
+  scope.space_ = &state_->space;
   scope.uncaught_ = std::uncaught_exceptions();
   scope.start_ns_ = now_ns();
   return scope;
@@ -315,7 +375,7 @@ bool Region::load_model(const std::string& path) {
   return state_->apply(*parsed, "model file " + path);
 }
 
-void Region::save() const {
+void Region::save() {
   std::lock_guard lock(state_->mutex);
   state_->save_to_store();
 }
@@ -352,6 +412,7 @@ int Region::predict(std::span<const double> values) const {
 
 RegionScope::RegionScope(RegionScope&& o) noexcept
     : state_(std::exchange(o.state_, nullptr)),
+      space_(o.space_),
       start_ns_(o.start_ns_),
       variant_(o.variant_),
       entry_(o.entry_),
@@ -374,7 +435,7 @@ RegionScope::~RegionScope() {
   }
 }
 
-const VariantSpace& RegionScope::space() const noexcept { return state_->space; }
+const VariantSpace& RegionScope::space() const noexcept { return *space_; }
 
 void RegionScope::set_feature(double value) {
   if (state_ == nullptr) detail::throw_error("set_feature on a region scope that has ended");
@@ -385,9 +446,7 @@ void RegionScope::set_feature(double value) {
                         " declared features were set");
   }
   const double q = s.features[static_cast<std::size_t>(nfeatures_)].quantise(value);
-  if (std::isnan(q))
-    detail::throw_error("region '" + s.id + "': feature '" + s.features[static_cast<std::size_t>(nfeatures_)].name() +
-                        "' is NaN");
+  if (!std::isfinite(q)) detail::throw_error(detail::not_finite(s, static_cast<std::size_t>(nfeatures_), value));
   features_[nfeatures_++] = q;
 }
 
@@ -440,7 +499,9 @@ void RegionScope::finish(double metric, bool use_metric) {
   std::lock_guard lock(s.mutex);
   const std::int64_t trainings = s.learner.trainings();
   s.learner.observe(entry_, variant_, value);
-  if (s.learner.trainings() != trainings) s.save_to_store();
+  // Saved after each training, and every half minute for models that never
+  // train, so that a job killed at its wall-time limit keeps what it learned.
+  if (s.learner.trainings() != trainings || now_ns() - s.last_save_ns > 30'000'000'000LL) s.save_to_store();
 }
 
 }  // namespace autosched

@@ -101,7 +101,7 @@ class Region {
   bool load_model(const std::string& path);
   /// Queues the samples and model for the store (done after each training
   /// and at destruction anyway).
-  void save() const;
+  void save();
 
   [[nodiscard]] const std::string& id() const noexcept;
   [[nodiscard]] const VariantSpace& variants() const noexcept;
@@ -125,7 +125,10 @@ class Region {
 /// One execution of a region. Ends (and is measured) on destruction, on
 /// end() or end(metric); destroyed by an exception, it learns nothing (the
 /// time of a failed execution says nothing about its variant). Movable, not
-/// copyable.
+/// copyable; must not outlive its Region. Its decision may be read after it
+/// ended. Several threads may read one scope's decision at once when it was
+/// made at begin(features); a scope begun without features decides on the
+/// first read, which must happen before the scope is shared.
 class [[nodiscard]] RegionScope {
  public:
   RegionScope(RegionScope&& other) noexcept;
@@ -149,7 +152,9 @@ class [[nodiscard]] RegionScope {
 
   /// Ends now, learning from the elapsed time.
   void end();
-  /// Ends now, learning from `metric` (minimised) instead of the time.
+  /// Ends now, learning from `metric` (minimised) instead of the time. The
+  /// drift rule and `auto` assume a positive quantity (time, energy,
+  /// 1/throughput); a negative one is learned, but never judged for drift.
   void end(double metric);
   /// Ends without learning anything (e.g. the execution failed).
   void cancel() noexcept;
@@ -162,7 +167,8 @@ class [[nodiscard]] RegionScope {
   [[nodiscard]] const VariantSpace& space() const noexcept;
   void finish(double metric, bool use_metric);
 
-  detail::RegionState* state_ = nullptr;
+  detail::RegionState* state_ = nullptr;  ///< null once ended
+  const VariantSpace* space_ = nullptr;   ///< the region's, for reads after the end
   std::int64_t start_ns_ = 0;
   int variant_ = -1;
   int entry_ = -1;

@@ -9,16 +9,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 namespace autosched {
 
 struct RegionLearner::Entry {
   std::vector<double> x;
-  std::vector<PairStats> all;     ///< shared ⊕ own: what decisions and training use
-  std::vector<PairStats> own;     ///< this process's, since the last collective training
-  std::vector<PairStats> shared;  ///< loaded, or merged from all ranks
-  int next = 0;                   ///< round-robin position
-  int predicted = -1;             ///< the model's answer (memo until the next training)
+  std::vector<PairStats> all;      ///< shared ⊕ own: what decisions and training use
+  std::vector<PairStats> own;      ///< this process's, since the last collective training
+  std::vector<PairStats> shared;   ///< loaded, or merged from all ranks
+  std::vector<PairStats> unsaved;  ///< this process's, not yet in the store
+  std::vector<bool> warmed;        ///< skip_first: this process's first sample was discarded
+  int next = 0;                    ///< round-robin position
+  int predicted = -1;              ///< the model's answer (memo until the next training)
   std::int64_t since_explore = 0;
   int rotate = 0;
   // Drift (Artemis): the time predicted at training for `predicted`.
@@ -41,7 +44,7 @@ RegionLearner::RegionLearner(ModelSpec spec, int features, int variants, int min
     detail::throw_error("model '" + spec_.text + "': variant " + std::to_string(spec_.variant) +
                         " is outside the region's " + std::to_string(variants_) + " variants");
   }
-  if (spec_.explore_after > 0) explore_period_ = std::max<std::int64_t>(2, std::llround(1.0 / spec_.explore_after));
+  if (spec_.explore_after > 0) explore_period_ = std::llround(std::clamp(1.0 / spec_.explore_after, 2.0, 1e15));
 }
 
 RegionLearner::~RegionLearner() = default;
@@ -59,6 +62,8 @@ int RegionLearner::entry(std::span<const double> x) {
   e->all.resize(v);
   e->own.resize(v);
   e->shared.resize(v);
+  e->warmed.resize(v);
+  e->unsaved.resize(v);
   if (trained_) e->predicted = model_predict(e->x.data());
   const int id = static_cast<int>(entries_.size());
   index_.emplace(e->x, id);
@@ -239,14 +244,19 @@ void RegionLearner::observe(int index, int variant, double metric) {
   Entry& e = *entries_[static_cast<std::size_t>(index)];
   const auto v = static_cast<std::size_t>(variant);
   PairStats& a = e.all[v];
-  if (spec_.skip_first && a.count() == 0 && a.skipped == 0) {
-    a.skipped = 1;
-    e.own[v].skipped = 1;
+  // The warm-up (first touch, JIT, cold caches) happens in every process,
+  // whatever earlier runs stored: the first sample here is not learned.
+  if (spec_.skip_first && !e.warmed[v]) {
+    e.warmed[v] = true;
+    ++a.skipped;
+    ++e.own[v].skipped;
+    ++e.unsaved[v].skipped;
     return;
   }
   const bool was = covered(a);
   a.add(metric);
   e.own[v].add(metric);
+  e.unsaved[v].add(metric);
   if (!was && covered(a)) ++covered_pairs_;
   if (e.bandit) {
     Outcome outcome;
@@ -281,7 +291,8 @@ void RegionLearner::check_drift(Entry& e, int variant, double metric) {
 void RegionLearner::forget() {
   // The samples describe a region that no longer behaves that way: start over.
   for (auto& e : entries_) {
-    for (auto* table : {&e->all, &e->own, &e->shared}) std::fill(table->begin(), table->end(), PairStats{});
+    for (auto* table : {&e->all, &e->own, &e->shared, &e->unsaved})
+      std::fill(table->begin(), table->end(), PairStats{});
     e->predicted = -1;
     e->expected = 0;
     e->over = 0;
@@ -292,6 +303,7 @@ void RegionLearner::forget() {
   covered_pairs_ = 0;
   judged_ = drifting_ = 0;
   trained_ = false;
+  forgotten_since_save_ = true;
   tree_.reset();
   forest_.reset();
   ++drifts_;
@@ -362,7 +374,10 @@ std::string RegionLearner::samples_text(Samples which) const {
   for (const auto& e : entries_) sorted.push_back(e.get());
   std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) { return a->x < b->x; });
   for (const Entry* e : sorted) {
-    const auto& table = which == Samples::all ? e->all : which == Samples::own ? e->own : e->shared;
+    const auto& table = which == Samples::all      ? e->all
+                        : which == Samples::own    ? e->own
+                        : which == Samples::shared ? e->shared
+                                                   : e->unsaved;
     if (std::none_of(table.begin(), table.end(), [](const PairStats& s) { return s.count() > 0 || s.skipped > 0; }))
       continue;
     ++rows;
@@ -419,7 +434,7 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
     char* end = nullptr;
     for (int i = 0; i < f; ++i) {
       const double x = std::strtod(p, &end);
-      if (end == p || std::isnan(x)) return fail("bad feature value in row " + std::to_string(r));
+      if (end == p || !std::isfinite(x)) return fail("bad feature value in row " + std::to_string(r));
       row.x.push_back(x);
       p = end;
     }
@@ -441,7 +456,10 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
       const long long skipped = std::strtoll(p, &end, 10);
       if (end == p || skipped < 0) return fail("bad warm-up count in row " + std::to_string(r));
       p = end;
-      if (values[1] < 0 || (count > 0 && values[0] < 0) || (count == 0 && skipped == 0))
+      // Any finite mean (a metric may be negative); only a negative spread,
+      // a minimum above the mean or an empty pair are impossible.
+      const double slack = 1e-9 * std::abs(values[0]);  // the incremental mean may round an ulp low
+      if (values[1] < 0 || (count > 0 && values[2] > values[0] + slack) || (count == 0 && skipped == 0))
         return fail("impossible statistics in row " + std::to_string(r));
       PairStats s;
       s.time.count = count;
@@ -460,6 +478,13 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
 }
 
 }  // namespace
+
+std::string RegionLearner::take_unsaved(bool& replace) {
+  std::string text = samples_text(Samples::unsaved);
+  for (auto& e : entries_) std::fill(e->unsaved.begin(), e->unsaved.end(), PairStats{});
+  replace = std::exchange(forgotten_since_save_, false);
+  return text;
+}
 
 bool RegionLearner::load_samples(std::string_view text, std::string* why) {
   std::vector<ParsedRow> rows;

@@ -103,9 +103,14 @@ class RegionLearner {
 
   /// Which samples: every one; this process's since the last collective
   /// training; or the rest (loaded from a file or store, merged collectively).
-  enum class Samples : std::uint8_t { all, own, shared };
+  enum class Samples : std::uint8_t { all, own, shared, unsaved };
   /// The sample table as text (hex floats: exact round trip).
   [[nodiscard]] std::string samples_text(Samples which = Samples::all) const;
+  /// This process's samples since the last call, as text, and forgets them:
+  /// what a save adds to the store's row. `replace` is set when the table
+  /// was forgotten since (a drift): the row must be replaced, not added to.
+  std::string take_unsaved(bool& replace);
+
   /// Adds a samples_text() to the table (as shared, not own, samples).
   /// False, with the reason in `why`, when it is malformed or has another F
   /// or V; nothing changes then.
@@ -172,6 +177,7 @@ class RegionLearner {
   std::int64_t pairs_at_training_ = 0;  ///< covered pairs when last trained (retrain after a drift)
   std::int64_t judged_ = 0, drifting_ = 0;
   std::int64_t explore_period_ = 0;  ///< 1/explore_after, 0 = never
+  bool forgotten_since_save_ = false;
 };
 
 }  // namespace autosched

@@ -64,14 +64,17 @@ Knob Knob::reals(std::string name, std::vector<double> values) {
 }
 
 Knob Knob::range(std::string name, std::int64_t low, std::int64_t high, std::int64_t step) {
-  if (step <= 0 || low > high || (high - low) / step >= (1 << 20)) {
+  // The width in unsigned arithmetic: high - low may not fit an int64.
+  const auto width = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+  if (step <= 0 || low > high || width / static_cast<std::uint64_t>(step) >= (1 << 20)) {
     detail::throw_error(
         text::bad_value("knob '" + name + "' range",
                         std::to_string(low) + ".." + std::to_string(high) + " step " + std::to_string(step),
                         "step > 0, low <= high and at most 2^20 values"));
   }
   std::vector<std::int64_t> values;
-  for (std::int64_t v = low; v <= high; v += step) values.push_back(v);
+  const auto count = width / static_cast<std::uint64_t>(step) + 1;
+  for (std::uint64_t i = 0; i < count; ++i) values.push_back(low + static_cast<std::int64_t>(i) * step);
   return integers(std::move(name), std::move(values));
 }
 

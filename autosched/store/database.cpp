@@ -591,23 +591,37 @@ bool Database::has_regions_table() {
   return single_integer(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'regions'") > 0;
 }
 
-void Database::save_region(const RegionKey& key, const std::string& model, const std::string& state,
-                           std::int64_t run) {
+void Database::update_region(const RegionKey& key, const std::string& model, const ComposeState& compose,
+                             std::int64_t run) {
   std::lock_guard lock(mutex_);
-  Statement s(db_,
-              "INSERT INTO regions (region, features, variants, fingerprint, model, state, run, updated_at) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (region, features, variants, fingerprint) DO UPDATE SET "
-              "model = excluded.model, state = excluded.state, run = excluded.run, updated_at = excluded.updated_at");
-  s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
-  s.bind(5, model).bind(6, state).bind(7, run).bind(8, utc_now());
-  s.step();
+  exec("BEGIN IMMEDIATE");  // the read and the write must see no other process in between
+  try {
+    std::optional<std::string> current;
+    {
+      Statement s(db_,
+                  "SELECT state FROM regions WHERE region = ? AND features = ? AND variants = ? AND fingerprint = ?");
+      s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
+      if (s.step()) current = s.text(0);
+    }
+    const std::string state = compose(current);
+    Statement s(db_,
+                "INSERT INTO regions (region, features, variants, fingerprint, model, state, run, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (region, features, variants, fingerprint) DO UPDATE SET "
+                "model = excluded.model, state = excluded.state, run = excluded.run, updated_at = excluded.updated_at");
+    s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
+    s.bind(5, model).bind(6, state).bind(7, run).bind(8, utc_now());
+    s.step();
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
 }
 
 std::optional<std::string> Database::load_region(const RegionKey& key) {
   std::lock_guard lock(mutex_);
   if (!has_regions_table()) return std::nullopt;
-  Statement s(db_,
-              "SELECT state FROM regions WHERE region = ? AND features = ? AND variants = ? AND fingerprint = ?");
+  Statement s(db_, "SELECT state FROM regions WHERE region = ? AND features = ? AND variants = ? AND fingerprint = ?");
   s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
   if (s.step()) return s.text(0);
   return std::nullopt;

@@ -10,6 +10,7 @@
 #include <autosched/store/instance_row.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -68,8 +69,11 @@ class Database {
   /// The latest state of `selector` at `point`, if any.
   std::optional<std::string> load_state(const PointKey& point, const std::string& selector);
 
-  /// Keeps `state` (a region model-file text) as the region's latest state.
-  void save_region(const RegionKey& key, const std::string& model, const std::string& state, std::int64_t run);
+  /// Replaces the region's state by compose(its current state, if any), in
+  /// one transaction: several processes (MPI ranks) saving the same region
+  /// each add their samples to what the others saved, none overwrites them.
+  using ComposeState = std::function<std::string(const std::optional<std::string>& current)>;
+  void update_region(const RegionKey& key, const std::string& model, const ComposeState& compose, std::int64_t run);
   /// The region's latest state, if any.
   std::optional<std::string> load_region(const RegionKey& key);
 

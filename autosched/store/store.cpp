@@ -88,12 +88,12 @@ std::optional<std::string> Store::load_region(RegionKey key) {
   }
 }
 
-void Store::save_region(RegionKey key, std::string model, std::string state) {
+void Store::save_region(RegionKey key, std::string model, Database::ComposeState compose) {
   if (recording_disabled_by_fork()) return;
   key.fingerprint = fingerprint_;
   BackgroundWriter::instance().post_task(
-      [this, key = std::move(key), model = std::move(model), state = std::move(state)] {
-        db_.save_region(key, model, state, run_);
+      [this, key = std::move(key), model = std::move(model), compose = std::move(compose)] {
+        db_.update_region(key, model, compose, run_);
       });
 }
 

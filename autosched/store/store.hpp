@@ -36,8 +36,9 @@ class Store final : public RowSink {
 
   /// A region's stored state for this system (synchronous; once per region).
   std::optional<std::string> load_region(RegionKey key);
-  /// Keeps a region's state (written by the background writer).
-  void save_region(RegionKey key, std::string model, std::string state);
+  /// Updates a region's state with `compose` (Database::update_region), on
+  /// the background writer.
+  void save_region(RegionKey key, std::string model, Database::ComposeState compose);
 
   void write(std::span<const InstanceRow> rows) override;
 

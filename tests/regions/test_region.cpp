@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -236,7 +237,9 @@ TEST(Region, MisuseIsReportedWithTheRegionsName) {
               auto s = r.begin({1.0, 2.0});
             }).find("'misuse': begin() got 2 features, it declares 1"),
             std::string::npos);
-  EXPECT_NE(message([&] { auto s = r.begin({std::nan("")}); }).find("feature 'x' is NaN"), std::string::npos);
+  EXPECT_NE(
+      message([&] { auto s = r.begin({std::nan("")}); }).find("feature 'x' = nan (quantised: not a finite number)"),
+      std::string::npos);
   EXPECT_NE(message([&] {
               auto s = r.begin();
               (void)s.variant();
@@ -248,7 +251,18 @@ TEST(Region, MisuseIsReportedWithTheRegionsName) {
               s.set_feature(2);
             }).find("set_feature after the variant was chosen"),
             std::string::npos);
+  EXPECT_NE(message([&] { auto s = r.begin({HUGE_VAL}); }).find("feature 'x' = inf"), std::string::npos);
+  RegionOptions log_feature = oracle_options("dtree");
+  log_feature.features = {Feature::log2("n")};
+  Region logs("log-misuse", log_feature);
+  EXPECT_NO_THROW({ auto s = logs.begin({0.0}); });  // log2 of 0: the lowest bin, not -inf
   EXPECT_THROW(Region("", oracle_options("dtree")), autosched::Error);
+  EXPECT_NE(message([] { Region("static-out", oracle_options("static,variant=9")); }).find("region 'static-out': "),
+            std::string::npos);
+  RegionOptions repeated_knob = oracle_options("dtree");
+  repeated_knob.knobs = {autosched::Knob::labels("k", {"a"}), autosched::Knob::labels("k", {"b"})};
+  EXPECT_NE(message([&] { Region("knobs", repeated_knob); }).find("region 'knobs': knob 'k' is declared twice"),
+            std::string::npos);
   EXPECT_THROW(Region("bad", oracle_options("dtree,depth=-1")), autosched::Error);
   RegionOptions none;
   none.persist = false;
@@ -256,6 +270,18 @@ TEST(Region, MisuseIsReportedWithTheRegionsName) {
   RegionOptions twice = oracle_options("dtree");
   twice.features = {"x", "x"};
   EXPECT_THROW(Region("twice", twice), autosched::Error);
+}
+
+TEST(Region, TheDecisionCanBeReadAfterTheScopeEnded) {
+  Region r("after-end", oracle_options("round-robin"));
+  auto s = r.begin({1.0});
+  const int v = s.variant();
+  s.end(2.0);
+  EXPECT_EQ(s.variant(), v);
+  EXPECT_EQ(s.label(), "v" + std::to_string(v));
+  auto moved = std::move(s);
+  EXPECT_EQ(moved.variant(), v);
+  EXPECT_EQ(r.stats().executions, 1);
 }
 
 TEST(Region, SetFeatureThenDecideLikeTheCInterface) {

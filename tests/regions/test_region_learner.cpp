@@ -123,6 +123,32 @@ TEST(RegionLearner, SkipFirstDiscardsTheWarmUpSample) {
   EXPECT_EQ(l.predict(std::vector<double>{0.0}), 1);
 }
 
+TEST(RegionLearner, SkipFirstDiscardsEachProcesssFirstSampleEvenAfterALoad) {
+  auto run1 = learner("dtree,skip_first=1,explore_after=0", 1, 1, 0);
+  const int e1 = run1.entry(std::vector<double>{0});
+  for (double x : {100.0, 1.0, 1.0}) run1.observe(e1, 0, x);
+  auto run2 = learner("dtree,skip_first=1,explore_after=0", 1, 1, 0);
+  std::string why;
+  ASSERT_TRUE(run2.load_samples(run1.samples_text(), &why)) << why;
+  const int e2 = run2.entry(std::vector<double>{0});
+  run2.observe(e2, 0, 50.0);  // this process's cold start
+  run2.observe(e2, 0, 1.0);
+  EXPECT_EQ(run2.stats(e2, 0).count(), 3);
+  EXPECT_DOUBLE_EQ(run2.stats(e2, 0).time.mean, 1.0);
+}
+
+TEST(RegionLearner, NegativeMetricsAreLearnedAndStored) {
+  // end(-GFLOPS) maximises throughput.
+  auto a = learner("dtree,explore_after=0", 1, 2, 2);
+  for (int i = 0; i < 2; ++i)
+    execute(a, {0.0}, [](const std::vector<double>&, int v) { return v == 1 ? -30.0 : -10.0; });
+  ASSERT_TRUE(a.trained());
+  EXPECT_EQ(a.predict(std::vector<double>{0.0}), 1);
+  auto b = learner("dtree,explore_after=0", 1, 2, 2);
+  std::string why;
+  EXPECT_TRUE(b.load_samples(a.samples_text(), &why)) << why;
+}
+
 TEST(RegionLearner, PairStatisticsAreCountMeanMinAndM2) {
   auto l = learner("round-robin", 1, 1);
   const int e = l.entry(std::vector<double>{3});

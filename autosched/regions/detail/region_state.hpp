@@ -30,6 +30,7 @@ class RegionState {
   mutable std::mutex mutex;
   RegionLearner learner;  ///< guarded by `mutex`
   bool restored = false;  ///< started from a model file or the store
+  std::int64_t last_save_ns = 0;
 
   /// The region's knowledge as a model file (caller holds `mutex`).
   [[nodiscard]] ModelFile snapshot() const;
@@ -37,9 +38,12 @@ class RegionState {
   /// a warning naming `origin` otherwise (caller holds `mutex`).
   bool apply(const ModelFile& file, const std::string& origin);
   /// Queues the current knowledge for the store (caller holds `mutex`).
-  void save_to_store() const;
+  void save_to_store();
   [[nodiscard]] RegionKey key() const;
 };
+
+/// The error for a feature that is NaN or infinite (after quantisation).
+std::string not_finite(const RegionState& s, std::size_t feature, double value);
 
 /// Calls `f` on every live region, in id order, under the registry lock
 /// (regions cannot be created or destroyed meanwhile).
