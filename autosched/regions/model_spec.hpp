@@ -18,7 +18,8 @@
 ///   skip_first=0|1 the first sample of each pair is a warm-up, not learned (0)
 ///   explore_after=ε  after training, one execution in 1/ε of each vector tries
 ///                  another variant, so the data stays current (0.01; 0 = never)
-///   retrain=N      retrain every N executions after training (0 = only on drift)
+///   retrain=N      train every N executions, also before the first training
+///                  (0 = only on min_train, train() and drift)
 ///   drift=R, drift_share=S, drift_after=K  Artemis' rule: a vector drifts once
 ///                  K samples in a row take more than R × the time predicted at
 ///                  training; when a share S of the judged vectors drift, the

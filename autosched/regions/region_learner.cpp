@@ -269,7 +269,10 @@ void RegionLearner::observe(int index, int variant, double metric) {
     if (trained_ && spec_.retrain > 0 && ++since_training_ >= spec_.retrain) train();
   } else {
     const std::int64_t threshold = min_train_ > 0 ? min_train_ : pairs_at_training_;
-    if (threshold > 0 && covered_pairs_ >= threshold) train();
+    const bool period = spec_.retrain > 0 && ++since_training_ >= spec_.retrain;
+    if ((threshold > 0 && covered_pairs_ >= threshold) || period) {
+      if (!train()) since_training_ = 0;  // nothing covered yet: try again a period later
+    }
   }
 }
 
@@ -507,7 +510,7 @@ bool RegionLearner::merge_and_train(std::string_view shared, std::span<const std
   std::vector<std::vector<ParsedRow>> parts(owns.size());
   for (std::size_t r = 0; r < owns.size(); ++r) {
     if (!parse_samples(owns[r], features_, variants_, parts[r], why)) {
-      if (why) *why = "rank " + std::to_string(r) + ": " + *why;
+      if (why) *why = "the samples of contributor " + std::to_string(r) + " (in rank order): " + *why;
       return false;
     }
   }

@@ -224,6 +224,17 @@ TEST(RegionLearner, BanditsConvergeOnThePlantedBestPerVector) {
   }
 }
 
+TEST(RegionLearner, TheRetrainPeriodAlsoTrainsTheFirstTime) {
+  auto l = learner("dtree,retrain=10,explore_after=0", 1, 2, 0);  // no min_train
+  for (int i = 0; i < 9; ++i) execute(l, {0.0}, [](const std::vector<double>&, int v) { return 1.0 + v; });
+  EXPECT_FALSE(l.trained());
+  execute(l, {0.0}, [](const std::vector<double>&, int v) { return 1.0 + v; });
+  EXPECT_TRUE(l.trained());
+  EXPECT_EQ(l.trainings(), 1);
+  for (int i = 0; i < 10; ++i) execute(l, {0.0}, [](const std::vector<double>&, int v) { return 1.0 + v; });
+  EXPECT_EQ(l.trainings(), 2);
+}
+
 TEST(RegionLearner, StaticAndRandom) {
   auto s = learner("static,variant=2", 1, 3);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(execute(s, {double(i)}, oracle_cost).variant, 2);
