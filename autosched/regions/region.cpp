@@ -490,7 +490,8 @@ void RegionScope::cancel() noexcept { state_ = nullptr; }
 
 void RegionScope::finish(double metric, bool use_metric) {
   detail::RegionState& s = *std::exchange(state_, nullptr);
-  const double value = use_metric ? metric : static_cast<double>(now_ns() - start_ns_);
+  const std::int64_t now = now_ns();
+  const double value = use_metric ? metric : static_cast<double>(now - start_ns_);
   if (variant_ < 0) return;  // nothing ran on a decision: nothing to learn
   if (!std::isfinite(value)) {
     detail::warn("region '" + s.id + "': a metric that is not a finite number was ignored");
@@ -501,7 +502,7 @@ void RegionScope::finish(double metric, bool use_metric) {
   s.learner.observe(entry_, variant_, value);
   // Saved after each training, and every half minute for models that never
   // train, so that a job killed at its wall-time limit keeps what it learned.
-  if (s.learner.trainings() != trainings || now_ns() - s.last_save_ns > 30'000'000'000LL) s.save_to_store();
+  if (s.learner.trainings() != trainings || now - s.last_save_ns > 30'000'000'000LL) s.save_to_store();
 }
 
 }  // namespace autosched
