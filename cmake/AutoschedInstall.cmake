@@ -14,7 +14,7 @@ if(NOT TARGET autosched_regions_mpi)
   list(APPEND optional_headers REGEX "/regions/mpi(/|$)" EXCLUDE)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/autosched/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched
-  FILES_MATCHING PATTERN "*.hpp" ${optional_headers})
+  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${optional_headers})
 install(FILES ${PROJECT_BINARY_DIR}/include/autosched/core/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched/core)
 

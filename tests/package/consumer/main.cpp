@@ -1,5 +1,7 @@
-// Builds against the installed headers and libraries and runs one loop.
+// Builds against the installed headers and libraries, runs one loop and
+// one tunable region (through the C interface, whose header is C).
 #include <autosched/autosched.hpp>
+#include <autosched/regions/autosched_region.h>
 
 #include <atomic>
 #include <cstdio>
@@ -15,5 +17,20 @@ int main() {
   const auto r = autosched::last_instance("consumer");
   std::printf("consumer: %s over %lld iterations on %d threads\n", r->technique.data(), static_cast<long long>(r->n),
               r->p);
-  return r->technique == "awf-c" ? 0 : 1;
+  if (r->technique != "awf-c") return 1;
+
+  autosched_region* region = nullptr;
+  if (autosched_region_create("consumer-region", 1, 2, 4, "dtree,explore_after=0", &region) != AUTOSCHED_REGION_OK)
+    return 1;
+  for (int i = 0; i < 8; ++i) {
+    autosched_region_scope s{};
+    int v = -1;
+    autosched_region_begin(region, &s);
+    autosched_region_set_feature(&s, i % 2);
+    if (autosched_region_get_variant(&s, &v) != AUTOSCHED_REGION_OK || v < 0 || v > 1) return 1;
+    autosched_region_end_with_metric(&s, v == i % 2 ? 1.0 : 2.0);
+  }
+  autosched_region_destroy(region);
+  std::printf("consumer: region trained through the C interface\n");
+  return 0;
 }
