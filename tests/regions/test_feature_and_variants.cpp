@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 using autosched::Error;
 using autosched::Feature;
@@ -113,4 +116,19 @@ TEST(ModelSpec, ErrorsNameTheInputAndWhatIsAccepted) {
   EXPECT_NE(message("epsilon-greedy,epsilon=1.5").find("epsilon = a number in [0, 1]"), std::string::npos);
   EXPECT_NE(message("dtree,depth=2,depth=3").find("repeats"), std::string::npos);
   EXPECT_NE(message("rforest,features=half").find("features = sqrt or all"), std::string::npos);
+}
+
+// Read once per process; ctest runs each test in its own process.
+TEST(ModelSpec, ABadEnvironmentDefaultIsAWarningAndAuto) {
+  setenv("AUTOSCHED_REGION_MODEL", "cart,depth=2", 1);
+  std::vector<std::string> warnings;
+  auto previous = autosched::detail::set_warning_sink([&](std::string_view w) { warnings.emplace_back(w); });
+  const ModelSpec m = autosched::default_model_spec();
+  autosched::detail::set_warning_sink(previous);
+  unsetenv("AUTOSCHED_REGION_MODEL");
+  if (warnings.empty() && m.kind == ModelSpec::Kind::automatic) GTEST_SKIP() << "default read earlier in this process";
+  EXPECT_EQ(m.kind, ModelSpec::Kind::automatic);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("AUTOSCHED_REGION_MODEL=cart,depth=2"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("regions use 'auto'"), std::string::npos) << warnings[0];
 }
