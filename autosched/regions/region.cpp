@@ -128,17 +128,7 @@ RegionState::RegionState(std::string id_, RegionOptions options)
   last_save_ns = now_ns();
   std::string file = options.model_file.empty() ? learner.spec().load : options.model_file;
   bool loaded = false;
-  if (!file.empty()) {
-    std::string why;
-    const std::string text = read_file(file, &why);
-    std::optional<ModelFile> parsed;
-    if (why.empty()) parsed = read_model_text(text, &why);
-    if (parsed) {
-      loaded = apply(*parsed, "model file " + file);
-    } else {
-      warn("region '" + id + "': model file " + file + " is unusable (" + why + "); the region explores");
-    }
-  }
+  if (!file.empty()) loaded = apply_file(file);
   if (!loaded) {
     if (Store* store = region_store(persist)) {
       if (auto text = store->load_region(key())) {
@@ -252,6 +242,18 @@ bool RegionState::apply(const ModelFile& file, const std::string& origin) {
   return true;
 }
 
+bool RegionState::apply_file(const std::string& path) {
+  std::string why;
+  const std::string text = read_file(path, &why);
+  std::optional<ModelFile> parsed;
+  if (why.empty()) parsed = read_model_text(text, &why);
+  if (!parsed) {
+    warn("region '" + id + "': model file " + path + " is unusable (" + why + "); the region explores");
+    return false;
+  }
+  return apply(*parsed, "model file " + path);
+}
+
 void RegionState::save_to_store() {
   Store* store = region_store(persist);
   last_save_ns = now_ns();
@@ -363,16 +365,8 @@ void Region::save_model(const std::string& path) const {
 }
 
 bool Region::load_model(const std::string& path) {
-  std::string why;
-  const std::string text = detail::read_file(path, &why);
-  std::optional<ModelFile> parsed;
-  if (why.empty()) parsed = read_model_text(text, &why);
-  if (!parsed) {
-    detail::warn("region '" + state_->id + "': model file " + path + " is unusable (" + why + "); the region explores");
-    return false;
-  }
   std::lock_guard lock(state_->mutex);
-  return state_->apply(*parsed, "model file " + path);
+  return state_->apply_file(path);
 }
 
 void Region::save() {

@@ -230,27 +230,10 @@ std::map<std::string, std::string> arm_colours(const std::set<std::string>& labe
     const double s = 0.75;
     const double f = h - std::floor(h);
     const double p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-    double r = 0, g = 0, b = 0;
-    switch (static_cast<int>(h)) {
-      case 0:
-        r = v, g = t, b = p;
-        break;
-      case 1:
-        r = q, g = v, b = p;
-        break;
-      case 2:
-        r = p, g = v, b = t;
-        break;
-      case 3:
-        r = p, g = q, b = v;
-        break;
-      case 4:
-        r = t, g = p, b = v;
-        break;
-      default:
-        r = v, g = p, b = q;
-        break;
-    }
+    // The HSV sector picks which of v, t, p, q feed red, green and blue.
+    const double sectors[6][3] = {{v, t, p}, {q, v, p}, {p, v, t}, {p, q, v}, {t, p, v}, {v, p, q}};
+    const auto& rgb = sectors[std::min(5, static_cast<int>(h))];
+    const double r = rgb[0], g = rgb[1], b = rgb[2];
     char buffer[8];
     std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", static_cast<int>(r * 255), static_cast<int>(g * 255),
                   static_cast<int>(b * 255));

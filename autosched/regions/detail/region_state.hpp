@@ -37,6 +37,9 @@ class RegionState {
   /// Installs a model file after checking it is this region's; false with
   /// a warning naming `origin` otherwise (caller holds `mutex`).
   bool apply(const ModelFile& file, const std::string& origin);
+  /// Reads, checks and applies a model file; false with a warning when it is
+  /// missing, damaged or does not fit (caller holds `mutex`).
+  bool apply_file(const std::string& path);
   /// Queues the current knowledge for the store (caller holds `mutex`).
   void save_to_store();
   [[nodiscard]] RegionKey key() const;
