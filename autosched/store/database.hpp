@@ -7,6 +7,7 @@
 /// a timestamp) with a warning, and a fresh one is created: the application
 /// runs on. One connection, used under its own lock.
 
+#include <autosched/select/state_store.hpp>
 #include <autosched/store/instance_row.hpp>
 
 #include <cstdint>
@@ -20,16 +21,6 @@
 struct sqlite3;
 
 namespace autosched {
-
-/// What identifies a decision point across runs.
-struct PointKey {
-  std::string name;  ///< "<loop>#<bucket>/<p>"
-  std::string loop;
-  int bucket = 0;  ///< ⌊log2 N⌋ + 1
-  int p = 0;
-  std::string fingerprint;
-  std::string portfolio;  ///< arm labels, comma separated
-};
 
 /// What identifies a tunable region's knowledge across runs.
 struct RegionKey {
