@@ -62,7 +62,7 @@ void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
   const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, std::int64_t n,
                                                  ThreadStats& stats) {
     F& fn = *static_cast<F*>(f);
-    detail::run_sequence(
+    drive::run_sequence(
         seq, n, stats, [&](std::int64_t i) { fn(static_cast<Index>(base + i)); },
         [&](IndexRange c) {
           for (std::int64_t i = base + c.begin; i < base + c.end; ++i) fn(static_cast<Index>(i));
@@ -85,7 +85,7 @@ void parallel_for_chunks(B begin, E end, Body&& body, const LoopOptions& options
   const detail::SequenceRunner run_sequence = [](void* f, ChunkSequence& seq, std::int64_t base, std::int64_t n,
                                                  ThreadStats& stats) {
     F& fn = *static_cast<F*>(f);
-    detail::run_sequence(
+    drive::run_sequence(
         seq, n, stats, [&](std::int64_t i) { fn(static_cast<Index>(base + i), static_cast<Index>(base + i + 1)); },
         [&](IndexRange c) { fn(static_cast<Index>(base + c.begin), static_cast<Index>(base + c.end)); });
   };

@@ -19,6 +19,10 @@ struct InstanceRecord {
   std::string_view loop;       ///< loop id (storage lives as long as the process)
   std::uint64_t instance = 0;  ///< 0-based index among this loop's instances
   std::string_view technique;  ///< technique that ran (static storage)
+  /// Technique the schedule or the selector asked for; differs from
+  /// `technique` when it could not run as asked (fsc without a profile runs
+  /// mfsc; the selector is credited with the arm that ran, if it has one).
+  std::string_view requested;
   std::int64_t chunk = 0;      ///< chunk parameter used; 0 = the technique's default
   bool exp_chunk = false;      ///< the chunk parameter came from expChunk
   std::int64_t n = 0;          ///< iterations

@@ -3,7 +3,7 @@
 // machine time-shares), they give it clearly fewer iterations than static's
 // half. The ideal share is 1/4. AWF's weights carry over between instances,
 // and two loops learning at the same time keep their own weights.
-#include <autosched/loops/detail/loop_record.hpp>
+#include <autosched/drive/loop.hpp>
 #include <autosched/loops/loops.hpp>
 
 #include "loop_test_support.hpp"
@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(Techniques, IntraInstance, ::testing::Values("awf-b", "
 TEST(Adaptive, AwfWeightsCarryOverBetweenInstances) {
   const std::string loop = "adaptive/awf";
   slow_thread_share(loop, "awf");  // equal weights: FAC2
-  const detail::LoopRecord* record = detail::find_loop(loop);
+  const drive::Loop* record = drive::find_loop(loop);
   ASSERT_NE(record, nullptr);
   const auto after_one = record->memory().awf;
   ASSERT_EQ(after_one.weights.size(), 2u);
@@ -89,8 +89,8 @@ TEST(Adaptive, TwoConcurrentTeamsLearnTheirOwnWeights) {
   a.join();
   b.join();
   EXPECT_EQ(wrong.load(), 0);
-  const auto wa = detail::find_loop("concurrent/a")->memory().awf.weights;
-  const auto wb = detail::find_loop("concurrent/b")->memory().awf.weights;
+  const auto wa = drive::find_loop("concurrent/a")->memory().awf.weights;
+  const auto wb = drive::find_loop("concurrent/b")->memory().awf.weights;
   ASSERT_EQ(wa.size(), 2u);
   ASSERT_EQ(wb.size(), 2u);
   EXPECT_LT(wa[0], wa[1]);

@@ -1,5 +1,5 @@
 #include <autosched/core/error.hpp>
-#include <autosched/loops/schedule.hpp>
+#include <autosched/select/schedule.hpp>
 
 #include <gtest/gtest.h>
 

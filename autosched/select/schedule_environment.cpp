@@ -1,4 +1,4 @@
-#include <autosched/loops/schedule_environment.hpp>
+#include <autosched/select/schedule_environment.hpp>
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>

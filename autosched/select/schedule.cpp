@@ -1,4 +1,4 @@
-#include <autosched/loops/schedule.hpp>
+#include <autosched/select/schedule.hpp>
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>

@@ -1,0 +1,167 @@
+#include <autosched/drive/instance.hpp>
+
+#include <autosched/drive/clock.hpp>
+#include <autosched/drive/loop.hpp>
+#include <autosched/drive/observer.hpp>
+
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+namespace autosched::drive {
+
+namespace {
+
+/// A guarded trial reads the clock every this many chunks.
+constexpr int guard_check_chunks = 8;
+
+}  // namespace
+
+void Instance::fail(std::exception_ptr e) noexcept {
+  bool expected = false;
+  if (failed_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+    error_ = std::move(e);
+    error_published_.store(true, std::memory_order_release);
+  }
+  cancelled_.store(true, std::memory_order_relaxed);
+  // Dispensers that can stop themselves do so, so their loops need no flag.
+  auto cancel = [](auto& d) {
+    if constexpr (requires { d.cancel(); }) d.cancel();
+  };
+  std::visit(cancel, dispenser_);
+  if (phase_.load(std::memory_order_acquire) == 2) std::visit(cancel, fallback_);
+}
+
+std::exception_ptr Instance::error() const noexcept {
+  return error_published_.load(std::memory_order_acquire) ? error_ : nullptr;
+}
+
+void Instance::begin_worker(int tid) const noexcept {
+  if (detail::observed()) detail::notify_worker_begin({loop_->name(), index_, tid, p_});
+}
+
+template <class D>
+void Instance::run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const ChunkBody& body) {
+  if constexpr (std::is_same_v<D, ChunkSequence>) {
+    // The deterministic techniques run their dispatch loop in the caller's
+    // code with the body inlined (see SequenceRunner).
+    if (body.run_sequence != nullptr) {
+      body.run_sequence(body.body, d, begin_, n_, st);
+      return;
+    }
+  }
+  const ChunkRunner run = body.run;
+  void* const fn = body.body;
+  const std::int64_t base = begin_;
+  // The hot path: one dispenser call (one atomic RMW for non-adaptive
+  // techniques), one read of a line nobody writes unless a body throws, and
+  // one indirect call into the user's inlined iteration loop.
+  while (!cancelled_.load(std::memory_order_relaxed)) {
+    const IndexRange c = d.next(w);
+    if (c.empty()) break;
+    ++st.chunks;
+    st.iterations += c.size();
+    run(fn, base + c.begin, base + c.end);
+  }
+}
+
+template <class D>
+void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st, const ChunkBody& body,
+                                   std::int64_t base, bool guarded) {
+  const ChunkRunner run = body.run;
+  void* const fn = body.body;
+  const bool timed = D::timed || time_chunks_;
+  std::int64_t requested = now();
+  if (timed && st.busy_ns < 0) st.busy_ns = 0;
+  int until_check = guard_check_chunks;
+  while (!cancelled_.load(std::memory_order_relaxed)) {
+    const IndexRange c = d.next(w);
+    if (c.empty()) break;
+    ++st.chunks;
+    st.iterations += c.size();
+    if (timed) {
+      const std::int64_t started = now();
+      run(fn, base + c.begin, base + c.end);
+      const std::int64_t done = now();
+      st.busy_ns += done - started;
+      if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
+      requested = done;
+      if (guarded && done > deadline_ns_) cut(d);
+    } else {
+      run(fn, base + c.begin, base + c.end);
+      // A guarded trial looks at the clock every few chunks, not every one.
+      if (guarded && --until_check == 0) {
+        until_check = guard_check_chunks;
+        if (now() > deadline_ns_) cut(d);
+      }
+    }
+  }
+}
+
+template <class D>
+void Instance::cut(D& d) noexcept {
+  int expected = 0;
+  if (!phase_.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return;  // someone else did
+  IndexRange rest;
+  if constexpr (requires { d.take_rest(); }) rest = d.take_rest();
+  // Publishes the fallback (release) before anyone may run it (acquire).
+  phase_.store(!rest.empty() && loop_->prepare_fallback(*this, rest) ? 2 : 3, std::memory_order_release);
+}
+
+void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
+  int phase = phase_.load(std::memory_order_acquire);
+  while (phase == 1) {  // another thread is planning the fallback: a few microseconds
+    std::this_thread::yield();
+    phase = phase_.load(std::memory_order_acquire);
+  }
+  if (phase != 2) return;
+  std::visit(
+      [&](auto& f) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) {
+          auto fw = f.worker(tid, now());
+          run_measured_chunks(f, fw, st, body, begin_ + fallback_begin_, false);
+        }
+      },
+      fallback_);
+}
+
+template <class D>
+void Instance::run_worker(D& d, int tid, const ChunkBody& body) noexcept {
+  ThreadStats st;
+  st.start_ns = now();
+  begin_worker(tid);
+  auto w = d.worker(tid, st.start_ns);
+  const bool guarded = deadline_ns_ > 0;
+  try {
+    if (guarded || D::timed || time_chunks_) {
+      run_measured_chunks(d, w, st, body, begin_, guarded);
+    } else {
+      run_chunks(d, w, st, body);
+    }
+    if (guarded) run_fallback(tid, st, body);
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  st.finish_ns = now();
+  if constexpr (requires { d.finished(w, st.finish_ns); }) d.finished(w, st.finish_ns);
+  threads_[tid].stats = st;
+}
+
+void Instance::work(int tid, const ChunkBody& body) noexcept {
+  std::visit(
+      [&](auto& d) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) run_worker(d, tid, body);
+      },
+      dispenser_);
+  // acq_rel: the closing thread sees every worker's stats and dispenser writes.
+  const int p = p_;
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this);
+}
+
+void Instance::finish_worker(int tid, const ThreadStats& stats) noexcept {
+  threads_[tid].stats = stats;
+  const int p = p_;
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this);
+}
+
+}  // namespace autosched::drive

@@ -1,0 +1,280 @@
+#include <autosched/drive/loop.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/drive/clock.hpp>
+#include <autosched/drive/observer.hpp>
+#include <autosched/measure/metrics.hpp>
+#include <autosched/select/schedule_environment.hpp>
+#include <autosched/techniques/exp_chunk.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <map>
+#include <shared_mutex>
+
+namespace autosched::drive {
+
+// ---------------------------------------------------------------- registry
+
+namespace {
+
+class Registry {
+ public:
+  Loop& get(std::string_view id) {
+    {
+      std::shared_lock read(mutex_);
+      if (auto it = loops_.find(id); it != loops_.end()) return *it->second;
+    }
+    std::unique_lock write(mutex_);
+    auto [it, inserted] = loops_.try_emplace(std::string(id));
+    if (inserted) it->second = std::make_unique<Loop>(std::string(id));
+    return *it->second;
+  }
+  Loop* find(std::string_view id) {
+    std::shared_lock read(mutex_);
+    auto it = loops_.find(id);
+    return it == loops_.end() ? nullptr : it->second.get();
+  }
+  std::vector<std::string> ids() {
+    std::shared_lock read(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [id, record] : loops_) out.push_back(id);
+    return out;
+  }
+
+ private:
+  std::shared_mutex mutex_;
+  std::map<std::string, std::unique_ptr<Loop>, std::less<>> loops_;
+};
+
+Registry& registry() {
+  static auto* r = new Registry;  // never destroyed: loops may run during static destruction
+  return *r;
+}
+
+}  // namespace
+
+Loop& loop(std::string_view id) { return registry().get(id); }
+Loop* find_loop(std::string_view id) { return registry().find(id); }
+std::vector<std::string> loop_ids() { return registry().ids(); }
+
+// ---------------------------------------------------------------- opening
+
+const Schedule& Loop::resolve_schedule(std::string_view text, std::string_view source) {
+  if (!text.empty()) {
+    if (!option_schedule_ || option_text_ != text) {
+      // RL keys from KMP_RL_* / LB4MPI_RL_* fill what the code leaves unset.
+      option_schedule_ = parse_schedule(schedule_environment().with_rl_keys(text), source);
+      option_text_ = text;
+    }
+    return *option_schedule_;
+  }
+  const std::uint64_t generation = autosched::detail::schedule_environment_generation();
+  if (generation != env_generation_) {
+    const Schedule* s = schedule_environment().for_loop(name_);
+    env_schedule_ = s != nullptr ? *s : default_schedule();
+    env_generation_ = generation;
+  }
+  return env_schedule_;
+}
+
+void Loop::prepare(Instance& inst, int p) {
+  inst.p_ = p;
+  inst.chunk_ = inst.spec_.expert_chunk ? exp_chunk(inst.n_, p) : inst.spec_.chunk;
+  inst.exp_chunk_ = inst.spec_.expert_chunk && inst.chunk_ > 0;
+  if (p > inst.thread_capacity_) {
+    inst.threads_ = std::make_unique<Instance::ThreadSlot[]>(static_cast<std::size_t>(p));
+    inst.thread_capacity_ = p;
+  }
+  for (int i = 0; i < p; ++i) inst.threads_[i].stats = {};
+  const TechniqueSetup setup{inst.spec_.technique, LoopShape{inst.n_, p, inst.chunk_}, &inst.params_,
+                             inst.start_ns_};
+  PreparedTechnique prepared = prepare_dispenser(inst.dispenser_, setup, memory_, inst.workspace_);
+  inst.ran_ = prepared.ran;
+  if (!prepared.fallback.empty() && warned_.insert(inst.spec_.technique).second) {
+    autosched::detail::warn("loop '" + name_ + "': " + prepared.fallback);
+  }
+}
+
+Instance* Loop::take_from_pool() {
+  if (pool_.empty()) return new Instance;
+  Instance* inst = pool_.back().release();
+  pool_.pop_back();
+  return inst;
+}
+
+Instance* Loop::open(const OpenRequest& request) {
+  std::lock_guard lock(mutex_);
+  return open_locked(request);
+}
+
+Instance* Loop::open_locked(const OpenRequest& request) {
+  const Schedule& schedule = resolve_schedule(request.schedule, request.schedule_source);
+  std::unique_ptr<Instance> owned(take_from_pool());
+  Instance& inst = *owned;
+  inst.loop_ = this;
+  inst.index_ = instances_++;
+  inst.begin_ = request.begin;
+  inst.n_ = request.n;
+  inst.time_chunks_ = request.time_chunks;
+  inst.spec_ = LoopArm{schedule.technique, schedule.chunk, schedule.expert_chunk};
+  inst.params_ = schedule.params;
+  if (schedule.selection) {
+    if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
+    inst.group_ = group_;
+    inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p);
+    inst.spec_ = inst.ticket_.arm;
+  }
+  if (const Profile* profile = request.profile) {
+    if (!inst.params_.mu_ns) inst.params_.mu_ns = profile->mu_ns;
+    if (!inst.params_.sigma_ns) inst.params_.sigma_ns = profile->sigma_ns;
+    if (!inst.params_.overhead_ns) inst.params_.overhead_ns = profile->overhead_ns;
+  }
+  if (inst.params_.weights.empty() && !request.weights.empty())
+    inst.params_.weights.assign(request.weights.begin(), request.weights.end());
+  inst.start_ns_ = now();
+  prepare(inst, request.p);
+  inst.start_ns_ = now();  // planning is part of opening, not of the loop
+  const Ticket& t = inst.ticket_;
+  if (t.slot != nullptr && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
+    inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(t.decision.budget_ns);
+  }
+  return owned.release();
+}
+
+void Loop::reopen(Instance& inst, int p) noexcept {
+  std::lock_guard lock(mutex_);
+  prepare(inst, p);
+}
+
+Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& request) {
+  // One lock for the lookup and the opening: two threads of a team arriving
+  // together must not both open.
+  std::lock_guard lock(mutex_);
+  for (auto it = entering_.begin(); it != entering_.end(); ++it) {
+    if (it->ticket.team != ticket.team || it->ticket.sequence != ticket.sequence) continue;
+    Instance* inst = it->instance;
+    if (++it->entered == inst->p_) entering_.erase(it);  // everyone is in: forget the ticket
+    return inst;
+  }
+  Instance* inst = open_locked(request);
+  // Pull-mode instances are not guarded: the caller runs the chunks, so
+  // nothing could hand the rest of a cut trial to the fallback arm.
+  inst->deadline_ns_ = 0;
+  if (inst->p_ > 1) entering_.push_back({ticket, inst, 1});
+  return inst;
+}
+
+bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
+  std::lock_guard lock(mutex_);
+  const LoopArm& arm = inst.ticket_.fallback;
+  const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
+  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now()};
+  prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
+  inst.fallback_begin_ = rest.begin;
+  inst.cut_ = true;
+  return true;
+}
+
+// ---------------------------------------------------------------- closing
+
+namespace {
+
+/// The arm of `slot`'s portfolio that equals what ran, when the technique
+/// asked for was substituted (fsc without a profile runs mfsc): the selector
+/// then learns about the arm that actually ran. -1 when no arm matches.
+int arm_that_ran(const DecisionSlot& slot, TechniqueId ran, const LoopArm& asked) {
+  const Portfolio& arms = slot.point->arms();
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    if (arms[i].technique == ran && arms[i].chunk == asked.chunk && arms[i].expert_chunk == asked.expert_chunk) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+void Loop::close(Instance& inst) noexcept {
+  std::lock_guard lock(mutex_);
+  // A failed instance ran on partial data: it must teach neither the loop's
+  // memory nor its selector. (A cut trial's memory is partial too.)
+  const bool failed = inst.failed_.load(std::memory_order_relaxed);
+  if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
+  if (!last_) last_.emplace();
+  InstanceRecord& r = *last_;
+  r.loop = name_;
+  r.instance = inst.index_;
+  r.technique = technique_info(inst.ran_).name;
+  r.requested = technique_info(inst.spec_.technique).name;
+  r.chunk = inst.chunk_;
+  r.exp_chunk = inst.exp_chunk_;
+  r.n = inst.n_;
+  r.p = inst.p_;
+  r.start_ns = inst.start_ns_;
+  r.selection_ns = 0;
+  r.failed = failed;
+  r.reward = std::numeric_limits<double>::quiet_NaN();
+  r.threads.resize(static_cast<std::size_t>(inst.p_));
+  for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
+  r.metrics = compute_metrics(r.threads, inst.start_ns_);
+  r.selector = inst.ticket_.selector;
+  r.explored = inst.ticket_.explored;
+  r.cut_short = inst.cut_;
+  Ticket& t = inst.ticket_;
+  if (t.slot != nullptr) {
+    if (failed) {
+      inst.group_->abandon(t);
+    } else {
+      if (inst.ran_ != inst.spec_.technique) {
+        if (const int ran = arm_that_ran(*t.slot, inst.ran_, inst.spec_); ran >= 0) t.decision.arm = ran;
+      }
+      const auto learned = inst.group_->complete(t, Outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_});
+      r.selection_ns = learned.cost_ns;
+      r.reward = learned.reward;
+    }
+  }
+  if (detail::observed()) {
+    detail::notify_instance_closed({r, name_.c_str(), t.slot, t.slot != nullptr ? inst.group_ : nullptr});
+  }
+}
+
+void Loop::release(Instance* inst) noexcept {
+  inst->dispenser_.emplace<std::monostate>();
+  inst->fallback_.emplace<std::monostate>();
+  inst->phase_.store(0, std::memory_order_relaxed);
+  inst->deadline_ns_ = 0;
+  inst->cut_ = false;
+  inst->group_ = nullptr;
+  inst->ticket_ = {};
+  inst->cancelled_.store(false, std::memory_order_relaxed);
+  inst->finished_.store(0, std::memory_order_relaxed);
+  inst->left_.store(0, std::memory_order_relaxed);
+  inst->failed_.store(false, std::memory_order_relaxed);
+  inst->error_published_.store(false, std::memory_order_relaxed);
+  inst->error_ = nullptr;
+  std::lock_guard lock(mutex_);
+  pool_.emplace_back(inst);
+}
+
+std::optional<InstanceRecord> Loop::last() const {
+  std::lock_guard lock(mutex_);
+  return last_;
+}
+
+LoopMemory Loop::memory() const {
+  std::lock_guard lock(mutex_);
+  return memory_;
+}
+
+std::string Loop::selector_state(std::int64_t n, int p) const {
+  DecisionGroup* g = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    g = group_;
+  }
+  return g != nullptr ? g->selector_state(n, p) : std::string{};
+}
+
+}  // namespace autosched::drive

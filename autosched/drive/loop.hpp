@@ -1,0 +1,121 @@
+#pragma once
+/// @file
+/// A loop as the driver knows it: its identity, what its techniques remember
+/// between instances (AWF weights, the profile), its decision group, a pool
+/// of instances, and its last record. Front-ends open instances on it:
+///
+///   drive::Loop& loop = drive::loop("solver/L2");            // registry, once
+///   drive::Instance* inst = loop.open({.begin = 0, .n = n, .p = p});
+///   … every thread: inst->work(tid, body) …                  // push, or a Cursor (pull)
+///   loop.release(inst);                                       // when no thread uses it
+///
+/// The last worker to finish closes the instance: metrics, the selector's
+/// outcome, the record, and the observers' on_instance_closed.
+
+#include <autosched/drive/instance.hpp>
+#include <autosched/measure/instance_record.hpp>
+#include <autosched/select/schedule.hpp>
+#include <autosched/techniques/loop_memory.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autosched::drive {
+
+/// What a front-end asks of one instance.
+struct OpenRequest {
+  std::int64_t begin = 0;  ///< first index; chunks are handed to bodies shifted by it
+  std::int64_t n = 0;      ///< iterations (≥ 0)
+  int p = 1;               ///< workers
+  /// Schedule text from code (spec/loops.md §5); empty: AUTOSCHED_SCHEDULE_FOR
+  /// for this loop, else AUTOSCHED_SCHEDULE, else `auto`.
+  std::string_view schedule{};
+  /// Names the schedule's origin in error messages.
+  std::string_view schedule_source = "LoopOptions::schedule";
+  bool time_chunks = false;  ///< time every chunk (ThreadStats::busy_ns)
+  /// Used when the schedule text gives no mu/sigma/h, and no weights.
+  const Profile* profile = nullptr;
+  std::span<const double> weights{};
+};
+
+/// Who is asking to enter an instance in pull mode: the threads of one team
+/// entering their `sequence`-th instance of this loop share one instance.
+struct TeamTicket {
+  const void* team = nullptr;  ///< any address unique to the team while it runs
+  std::uint64_t sequence = 0;  ///< per thread: instances of this loop it entered in this team
+};
+
+class Loop {
+ public:
+  explicit Loop(std::string name) : name_(std::move(name)) {}
+  Loop(const Loop&) = delete;
+  Loop& operator=(const Loop&) = delete;
+
+  /// The loop's id; the storage lives as long as the process.
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+
+  /// A ready instance for `request`; throws autosched::Error for a bad schedule.
+  Instance* open(const OpenRequest& request);
+  /// Re-plans `inst` for the team the runtime actually gave (smaller than asked).
+  void reopen(Instance& inst, int p) noexcept;
+  /// Returns `inst` to the pool once no thread uses it any more.
+  void release(Instance* inst) noexcept;
+
+  /// Pull mode: the first of a team's threads to arrive with `ticket` opens
+  /// the instance, the others attach to it. Every one of the p threads must
+  /// enter; the last Cursor to leave closes and releases the instance.
+  Instance* open_or_attach(const TeamTicket& ticket, const OpenRequest& request);
+
+  [[nodiscard]] std::optional<InstanceRecord> last() const;
+  /// A copy of the loop's memory (AWF weights, profile), for tests and tools.
+  [[nodiscard]] LoopMemory memory() const;
+  /// The selector state of this loop's decision point for (N, P), empty if none.
+  [[nodiscard]] std::string selector_state(std::int64_t n, int p) const;
+
+ private:
+  friend class Instance;
+  friend class Cursor;
+  Instance* open_locked(const OpenRequest& request);
+  const Schedule& resolve_schedule(std::string_view text, std::string_view source);
+  void prepare(Instance& inst, int p);
+  /// Called by the last worker to finish: metrics, learning, record, observers.
+  void close(Instance& inst) noexcept;
+  bool prepare_fallback(Instance& inst, IndexRange rest) noexcept;
+  Instance* take_from_pool();
+
+  mutable std::mutex mutex_;
+  const std::string name_;
+  LoopMemory memory_;
+  std::uint64_t instances_ = 0;
+  std::optional<InstanceRecord> last_;
+  std::vector<std::unique_ptr<Instance>> pool_;
+  std::string option_text_;
+  std::optional<Schedule> option_schedule_;
+  std::uint64_t env_generation_ = ~std::uint64_t{0};
+  Schedule env_schedule_;
+  std::set<TechniqueId> warned_;
+  DecisionGroup* group_ = nullptr;  ///< set at the first decision
+  struct Entering {
+    TeamTicket ticket;
+    Instance* instance = nullptr;
+    int entered = 0;
+  };
+  std::vector<Entering> entering_;  ///< pull-mode instances not all threads have entered yet
+};
+
+/// The loop `id`, created on first use; loops live as long as the process
+/// (records point at their names).
+Loop& loop(std::string_view id);
+/// The loop `id`, or nullptr if it never ran.
+Loop* find_loop(std::string_view id);
+/// Ids of every loop run so far, sorted.
+std::vector<std::string> loop_ids();
+
+}  // namespace autosched::drive

@@ -1,0 +1,68 @@
+#pragma once
+/// @file
+/// Hooks for what cuts across every loop: recording, tracing, pinning. The
+/// driver calls each attached observer; nothing in the driver knows what
+/// they do. With none attached the hooks cost one relaxed load per worker
+/// and instance.
+///
+///   class Pinner final : public drive::Observer {
+///     void on_worker_begin(const drive::WorkerBegin& w) noexcept override { pin(w.tid); }
+///   };
+///   static Pinner pinner;
+///   drive::attach(pinner);
+
+#include <autosched/measure/instance_record.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace autosched {
+struct DecisionSlot;
+class DecisionGroup;
+}  // namespace autosched
+
+namespace autosched::drive {
+
+/// A worker is about to take its first chunk of an instance (on its own thread).
+struct WorkerBegin {
+  std::string_view loop;
+  std::uint64_t instance = 0;
+  int tid = 0;  ///< 0 … p-1
+  int p = 1;
+};
+
+/// An instance has closed: its record is complete (on the closing thread).
+struct ClosedInstance {
+  const InstanceRecord& record;
+  /// The loop's id; lives as long as the process.
+  const char* loop = "";
+  /// The decision point whose decision the instance carried out, and its
+  /// group (to read the selector under the group's lock); null for fixed
+  /// schedules and for instances that followed another's decision.
+  const DecisionSlot* decision = nullptr;
+  const DecisionGroup* group = nullptr;
+};
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void on_worker_begin(const WorkerBegin& /*worker*/) noexcept {}
+  virtual void on_instance_closed(const ClosedInstance& /*instance*/) noexcept {}
+};
+
+/// Attaches `observer` for the rest of the process (it must outlive every
+/// loop; at most 8). Attach before the loops it should see start.
+void attach(Observer& observer);
+/// Detaches `observer`. A hook already running may still finish: detach
+/// while no loop runs (tests attach and detach around quiet periods).
+void detach(Observer& observer) noexcept;
+
+namespace detail {
+/// Calls every attached observer's hook.
+void notify_worker_begin(const WorkerBegin& worker) noexcept;
+void notify_instance_closed(const ClosedInstance& instance) noexcept;
+/// True when at least one observer is attached.
+bool observed() noexcept;
+}  // namespace detail
+
+}  // namespace autosched::drive

@@ -1,0 +1,133 @@
+// The loops front-end: parallel_for on OpenMP teams. Everything else — the
+// instance, the techniques, the decision, the record — is the driver's
+// (drive/) and the session's (session/); this file only decides who runs the
+// loop (open a team, join the enclosing one, run alone) and hands each
+// thread its share.
+#include <autosched/loops/detail/loop_call.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/techniques/iteration_counter.hpp>
+#include <autosched/drive/loop.hpp>
+#include <autosched/session/session.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+namespace autosched::detail {
+
+namespace {
+
+/// The OpenMP level at which this thread runs chunks of an autosched loop,
+/// -1 outside any body. A parallel_for called directly from a body (same
+/// level) must open its own team: the other threads of the body's team will
+/// never make the call. One called from a region the body opened itself (a
+/// deeper level) work-shares with that region's team, like any other.
+thread_local int body_level = -1;
+
+/// Runs this thread's share of `inst` with body_level marking the body's level.
+void work(drive::Instance& inst, int tid, const LoopCall& call) {
+  const int outer = std::exchange(body_level, omp_get_level());
+  inst.work(tid, drive::ChunkBody{call.run, call.run_sequence, call.body});
+  body_level = outer;
+}
+
+drive::OpenRequest request(const LoopCall& call, std::int64_t n, int p) {
+  const LoopOptions& o = *call.options;
+  return {.begin = call.begin,
+          .n = n,
+          .p = p,
+          .schedule = o.schedule,
+          .schedule_source = "LoopOptions::schedule",
+          .time_chunks = o.timing == Timing::chunks,
+          .profile = o.profile ? &*o.profile : nullptr,
+          .weights = o.weights};
+}
+
+std::string_view loop_id(const LoopCall& call, char (&buffer)[512]) {
+  if (!call.options->name.empty()) return call.options->name;
+  const int len = std::snprintf(buffer, sizeof buffer, "%s:%u:%u", call.where.file_name(),
+                                static_cast<unsigned>(call.where.line()), static_cast<unsigned>(call.where.column()));
+  return {buffer, static_cast<std::size_t>(std::clamp(len, 0, static_cast<int>(sizeof buffer) - 1))};
+}
+
+/// The calling thread opens a team of `p` (or runs alone when p = 1).
+void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p) {
+  drive::Instance* inst = loop.open(request(call, n, p));
+  if (p == 1) {
+    work(*inst, 0, call);
+  } else {
+    const int planned = p;
+#pragma omp parallel num_threads(p)
+    {
+      const int team = omp_get_num_threads();
+      if (team != planned) {
+        // Fewer threads than asked (OMP_DYNAMIC, thread limits): plan again.
+#pragma omp single
+        loop.reopen(*inst, team);
+      }
+      work(*inst, omp_get_thread_num(), call);  // an opened team shares the caller's body
+    }
+  }
+  std::exception_ptr error = inst->error();
+  loop.release(inst);
+  if (error) std::rethrow_exception(error);
+}
+
+/// Every thread of the enclosing team calls this (work-sharing).
+void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n) {
+  drive::Instance* inst = nullptr;
+  std::exception_ptr open_error;
+#pragma omp single copyprivate(inst, open_error)
+  {
+    try {
+      inst = loop.open(request(call, n, omp_get_num_threads()));
+    } catch (...) {
+      open_error = std::current_exception();
+    }
+  }
+  if (open_error) std::rethrow_exception(open_error);
+  work(*inst, omp_get_thread_num(), call);  // this thread's own body
+  if (!call.options->nowait) {
+#pragma omp barrier
+  }
+  std::exception_ptr error = inst->error();
+  if (inst->leave()) loop.release(inst);
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace
+
+void run_loop(const LoopCall& call) {
+  const LoopOptions& o = *call.options;
+  const int128 span = int128{call.end} - call.begin;
+  if (span > max_iterations) {
+    throw_error("parallel_for: [" + std::to_string(call.begin) + ", " + std::to_string(call.end) +
+                ") has more than 2^62 iterations");
+  }
+  if (o.threads < 0 || o.threads > max_workers) {
+    throw_error(text::bad_value("LoopOptions::threads", std::to_string(o.threads),
+                                "0 (OpenMP's default) or a team size in [1, " + std::to_string(max_workers) + "]"));
+  }
+  session::start();
+  const std::int64_t n = span > 0 ? static_cast<std::int64_t>(span) : 0;
+  char buffer[512];
+  drive::Loop& loop = drive::loop(loop_id(call, buffer));
+
+  const bool join =
+      o.team == Team::join || (o.team == Team::automatic && omp_in_parallel() && omp_get_level() > body_level);
+  if (join) {
+    join_team(loop, call, n);
+    return;
+  }
+  int p = o.threads > 0 ? o.threads : omp_get_max_threads();
+  // With nested parallelism exhausted the runtime would give one thread anyway.
+  if (omp_get_active_level() >= omp_get_max_active_levels()) p = 1;
+  open_team(loop, call, n, std::min(p, max_workers));
+}
+
+}  // namespace autosched::detail

@@ -1,0 +1,163 @@
+#include <autosched/select/decision_engine.hpp>
+
+#include <autosched/core/hash.hpp>
+
+#include <bit>
+
+namespace autosched {
+
+int size_class(std::int64_t n) noexcept {
+  return n <= 0 ? 0 : static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+}
+
+// ---------------------------------------------------------------- DecisionGroup
+
+PointKey DecisionGroup::key(const DecisionSlot& slot) const {
+  return {slot.point->name(), identity_, slot.bucket, slot.p, {}, slot.portfolio};
+}
+
+DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t n, int p) {
+  const int bucket = size_class(n);
+  for (const auto& slot : slots_) {
+    if (slot->bucket == bucket && slot->p == p && slot->config == config) return *slot;
+  }
+  auto slot = std::make_unique<DecisionSlot>();
+  slot->bucket = bucket;
+  slot->p = p;
+  slot->config = config;
+  Portfolio arms = selector_portfolio(config, Context{n, p, {}});
+  // One seed per identity and point: runs repeat, loops differ.
+  const std::uint64_t seed =
+      fnv1a64(identity_) ^ static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
+  std::string point_name = identity_ + "#" + std::to_string(bucket) + "/" + std::to_string(p);
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    if (i > 0) slot->portfolio += ',';
+    slot->portfolio += arms[i].label();
+  }
+  auto selector = make_selector(config, arms, seed, engine_.logs(), point_name);
+  slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
+  // Warm start: resume from what an earlier run of this program learned here.
+  if (StateStore* store = engine_.store()) {
+    if (auto state = store->load_state(key(*slot), config.text)) slot->point->selector().load_state(*state);
+  }
+  slots_.push_back(std::move(slot));
+  return *slots_.back();
+}
+
+Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p) {
+  std::lock_guard lock(mutex_);
+  DecisionSlot& slot = slot_for(config, n, p);
+  Ticket t;
+  if (slot.in_flight) {
+    t.decision = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
+  } else {
+    t.decision = slot.point->choose(Context{n, p, {}});
+    slot.in_flight = true;
+    slot.last_arm = t.decision.arm;
+    t.slot = &slot;
+    t.explored = t.decision.exploring;
+  }
+  const Portfolio& arms = slot.point->arms();
+  t.arm = arms[static_cast<std::size_t>(t.decision.arm)];
+  if (t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
+    t.fallback = arms[static_cast<std::size_t>(t.decision.fallback)];
+  }
+  t.selector = slot.point->selector().name();
+  return t;
+}
+
+DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outcome& outcome) {
+  Learned learned;
+  if (ticket.slot == nullptr) return learned;
+  std::string snapshot;
+  {
+    std::lock_guard lock(mutex_);
+    DecisionSlot& slot = *ticket.slot;
+    slot.point->observe(ticket.decision, outcome);
+    slot.in_flight = false;
+    learned.cost_ns = slot.point->last_cost_ns();
+    learned.reward = slot.point->selector().last_reward();
+    // A snapshot now and then, so that a crash loses little of what was learned.
+    if (slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();
+  }
+  if (!snapshot.empty()) {
+    if (StateStore* store = engine_.store()) {
+      store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
+    }
+  }
+  return learned;
+}
+
+void DecisionGroup::abandon(const Ticket& ticket) {
+  if (ticket.slot == nullptr) return;
+  std::lock_guard lock(mutex_);
+  ticket.slot->in_flight = false;
+}
+
+std::string DecisionGroup::selector_state(std::int64_t n, int p) const {
+  std::lock_guard lock(mutex_);
+  const int bucket = size_class(n);
+  for (const auto& slot : slots_) {
+    if (slot->bucket == bucket && slot->p == p) return slot->point->selector().save_state();
+  }
+  return {};
+}
+
+void DecisionGroup::save_states() const {
+  StateStore* store = engine_.store();
+  if (store == nullptr) return;
+  std::lock_guard lock(mutex_);
+  for (const auto& slot : slots_) {
+    std::string state = slot->point->selector().save_state();
+    if (!state.empty()) store->save_state(key(*slot), slot->config.text, std::move(state));
+  }
+}
+
+// ---------------------------------------------------------------- DecisionEngine
+
+DecisionEngine& DecisionEngine::instance() {
+  static auto* engine = new DecisionEngine;  // never destroyed: loops may run during static destruction
+  return *engine;
+}
+
+void DecisionEngine::connect(StoreSource store, SelectorLog* logs) {
+  std::lock_guard lock(connect_mutex_);
+  store_source_ = std::move(store);
+  logs_ = logs;
+}
+
+StateStore* DecisionEngine::store() {
+  std::call_once(store_once_, [this] {
+    std::lock_guard lock(connect_mutex_);
+    if (store_source_) store_ = store_source_();
+  });
+  return store_;
+}
+
+DecisionGroup& DecisionEngine::group(std::string_view identity) {
+  {
+    std::shared_lock read(mutex_);
+    if (auto it = groups_.find(identity); it != groups_.end()) return *it->second;
+  }
+  std::unique_lock write(mutex_);
+  auto [it, inserted] = groups_.try_emplace(std::string(identity));
+  if (inserted) it->second = std::make_unique<DecisionGroup>(std::string(identity), *this);
+  return *it->second;
+}
+
+DecisionGroup* DecisionEngine::find(std::string_view identity) {
+  std::shared_lock read(mutex_);
+  auto it = groups_.find(identity);
+  return it == groups_.end() ? nullptr : it->second.get();
+}
+
+void DecisionEngine::save_states() {
+  std::vector<DecisionGroup*> all;
+  {
+    std::shared_lock read(mutex_);
+    for (const auto& [id, g] : groups_) all.push_back(g.get());
+  }
+  for (DecisionGroup* g : all) g->save_states();
+}
+
+}  // namespace autosched

@@ -1,0 +1,149 @@
+#pragma once
+/// @file
+/// The process's decision points, in one registry every front-end shares.
+///
+/// A decision point is keyed by the identity of what repeats (a loop's name,
+/// later an MPI loop's or an OpenMP call site's), its size class
+/// (⌊log2 N⌋ + 1), the team size P and the selector configuration. It is
+/// created on first use, warm-started from the StateStore the session
+/// connected (the store implements it; this layer never includes the store),
+/// and saved back to it now and then and at exit.
+///
+///   DecisionGroup& g = DecisionEngine::instance().group("solver/L2");  // once per loop
+///   Ticket t = g.decide(config, n, p);          // once per instance, off the iteration path
+///   … run t.arm …
+///   g.complete(t, outcome);                     // or g.abandon(t) when the instance failed
+///
+/// Every decide() that decided is followed by exactly one complete() or
+/// abandon(): while an instance carrying a decision runs, a second instance
+/// of the same point (the loop called from two threads at once) follows the
+/// last decision without asking the selector.
+
+#include <autosched/select/arm.hpp>
+#include <autosched/select/decision_point.hpp>
+#include <autosched/select/selector_config.hpp>
+#include <autosched/select/state_store.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autosched {
+
+/// ⌊log2 n⌋ + 1 (0 for n ≤ 0): instances of one size class share a point.
+int size_class(std::int64_t n) noexcept;
+
+/// One decision point and what the engine keeps beside it.
+struct DecisionSlot {
+  int bucket = 0;
+  int p = 0;
+  SelectorConfig config;
+  std::string portfolio;  ///< arm labels, comma separated (the store's key)
+  std::unique_ptr<DecisionPoint> point;
+  bool in_flight = false;  ///< a decision is being carried out (guarded by its group)
+  int last_arm = 0;
+};
+
+/// What decide() hands the front-end for one instance.
+struct Ticket {
+  /// The point whose decision this instance carries out; null when it follows
+  /// an in-flight decision (it must then neither complete nor abandon).
+  DecisionSlot* slot = nullptr;
+  Decision decision;
+  LoopArm arm;                 ///< the arm to run
+  std::string_view selector;   ///< the selector's name, for records
+  bool explored = false;
+  /// The arm to finish on when a guarded trial is cut (valid when
+  /// decision.budget_ns > 0 and decision.fallback >= 0).
+  LoopArm fallback;
+};
+
+/// The decision points of one identity. Thread-safe; addresses are stable
+/// for the life of the process, so front-ends keep references.
+class DecisionGroup {
+ public:
+  DecisionGroup(std::string identity, class DecisionEngine& engine) : identity_(std::move(identity)), engine_(engine) {}
+
+  [[nodiscard]] const std::string& identity() const noexcept { return identity_; }
+
+  /// The decision for the next instance of (n, p) under `config`.
+  Ticket decide(const SelectorConfig& config, std::int64_t n, int p);
+  /// What the selector made of an outcome, for the instance's record.
+  struct Learned {
+    double cost_ns = 0;  ///< choose + observe
+    double reward = std::numeric_limits<double>::quiet_NaN();
+  };
+  /// Feeds the finished instance's outcome; saves a snapshot every 64 instances.
+  Learned complete(const Ticket& ticket, const Outcome& outcome);
+  /// The instance that carried `ticket` failed: it teaches nothing.
+  void abandon(const Ticket& ticket);
+
+  /// Calls `f(slot)` under the group's lock (records read slots' selectors).
+  template <class F>
+  void with_slot(const DecisionSlot& slot, F&& f) const {
+    std::lock_guard lock(mutex_);
+    f(slot);
+  }
+
+  /// The selector state of the point for (n, p), empty if there is none.
+  [[nodiscard]] std::string selector_state(std::int64_t n, int p) const;
+  /// Hands every point's selector state to the store.
+  void save_states() const;
+  /// The store key of `slot`.
+  [[nodiscard]] PointKey key(const DecisionSlot& slot) const;
+
+ private:
+  DecisionSlot& slot_for(const SelectorConfig& config, std::int64_t n, int p);
+
+  const std::string identity_;
+  DecisionEngine& engine_;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<DecisionSlot>> slots_;
+};
+
+class DecisionEngine {
+ public:
+  /// Returns the store to warm-start from and save to (nullptr: none). Called
+  /// when the first decision point is created, so a program with fixed
+  /// schedules only never opens a store.
+  using StoreSource = std::function<StateStore*()>;
+
+  /// The process's engine; never destroyed (loops may run during static destruction).
+  static DecisionEngine& instance();
+
+  /// Where points resume from and save to, and where selectors log. The
+  /// session calls this once, before the first decision.
+  void connect(StoreSource store, SelectorLog* logs);
+
+  /// The group of `identity`, created on first use.
+  DecisionGroup& group(std::string_view identity);
+  /// The group of `identity`, or nullptr if it never decided.
+  DecisionGroup* find(std::string_view identity);
+
+  /// Saves every point's selector state (at exit, on flush).
+  void save_states();
+
+  /// The connected store, opened on first call; nullptr when none.
+  StateStore* store();
+  [[nodiscard]] SelectorLog* logs() const noexcept { return logs_; }
+
+ private:
+  DecisionEngine() = default;
+
+  std::shared_mutex mutex_;
+  std::map<std::string, std::unique_ptr<DecisionGroup>, std::less<>> groups_;
+  std::mutex connect_mutex_;
+  StoreSource store_source_;
+  SelectorLog* logs_ = nullptr;
+  std::once_flag store_once_;
+  StateStore* store_ = nullptr;
+};
+
+}  // namespace autosched
