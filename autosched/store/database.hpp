@@ -106,7 +106,6 @@ class Database {
 
  private:
   std::int64_t point_id(const PointKey& key);
-  bool has_regions_table();
   void open_checked();
   void choose_journal();
   void use_wal();
