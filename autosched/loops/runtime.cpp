@@ -406,7 +406,7 @@ void LoopRecord::close(Instance& inst) noexcept {
   InstanceRow row;
   row.loop = name_.c_str();
   row.instance = r.instance;
-  row.technique = technique_info(inst.technique_).name.data();
+  row.technique_id = inst.technique_;
   row.chunk = r.chunk;
   row.exp_chunk = r.exp_chunk;
   row.n = r.n;

@@ -28,11 +28,11 @@ struct Warnings {
   ~Warnings() { detail::set_warning_sink({}); }
 };
 
-InstanceRow row(const char* loop, const char* technique, double time_ns, std::uint64_t instance) {
+InstanceRow row(const char* loop, TechniqueId technique, double time_ns, std::uint64_t instance) {
   InstanceRow r;
   r.loop = loop;
   r.instance = instance;
-  r.technique = technique;
+  r.technique_id = technique;
   r.n = 1000;
   r.p = 2;
   r.metrics.loop_time_ns = time_ns;
@@ -60,13 +60,13 @@ TEST(Database, KeepsHistoryPerPointAndSummarisesIt) {
   TempDir dir;
   Database db(dir.file("s.db"));
   const auto run = db.begin_run("fp", "prog --x");
-  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1), row("L", "static", 110, 2),
-                                row("M", "ss", 50, 0)};
+  std::vector<InstanceRow> rows{row("L", TechniqueId::static_, 100, 0), row("L", TechniqueId::ss, 300, 1),
+                                row("L", TechniqueId::static_, 110, 2), row("M", TechniqueId::ss, 50, 0)};
   rows[3].portfolio = "ss";
-  InstanceRow fixed = row("F", "gss", 1, 0);
+  InstanceRow fixed = row("F", TechniqueId::gss, 1, 0);
   fixed.portfolio = nullptr;  // a fixed schedule: not a decision point, not kept
   rows.push_back(fixed);
-  InstanceRow failed = row("L", "static", 1, 3);
+  InstanceRow failed = row("L", TechniqueId::static_, 1, 3);
   failed.failed = true;  // partial work: not kept
   rows.push_back(failed);
   db.insert_history(rows, run, "fp");
@@ -95,7 +95,7 @@ TEST(Database, ExportsEveryRowAsCsvWithRewardsWhereThereAreAny) {
   TempDir dir;
   Database db(dir.file("s.db"));
   const auto run = db.begin_run("fp", "prog");
-  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1)};
+  std::vector<InstanceRow> rows{row("L", TechniqueId::static_, 100, 0), row("L", TechniqueId::ss, 300, 1)};
   rows[1].reward = -0.25;
   db.insert_history(rows, run, "fp");
   const std::string csv = db.export_csv();
@@ -146,6 +146,24 @@ TEST(Database, SurvivesReopening) {
   EXPECT_EQ(db.load_state(key, "auto").value_or(""), "kept");
 }
 
+TEST(Database, LabelsHistoryWithTheArmThatRanChunkIncluded) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  std::vector<InstanceRow> rows{row("L", TechniqueId::gss, 100, 0), row("L", TechniqueId::ss, 200, 1),
+                                row("L", TechniqueId::awf_b, 300, 2)};
+  rows[0].chunk = 16;
+  rows[1].exp_chunk = true;
+  db.insert_history(rows, run, "fp");
+  const auto points = db.points();
+  ASSERT_EQ(points.size(), 1u);
+  const auto arms = db.arms(points[0].id);
+  ASSERT_EQ(arms.size(), 3u);
+  EXPECT_EQ(arms[0].arm, "gss:16");
+  EXPECT_EQ(arms[1].arm, "ss:expert");
+  EXPECT_EQ(arms[2].arm, "awf-b");
+}
+
 // Each unusable file is renamed "<path>.unusable-<stamp>-<pid>" with a warning
 // saying why, and a fresh store takes its place.
 void expect_moved_aside(const TempDir& dir, const std::string& path, const std::string& reason) {
@@ -192,7 +210,8 @@ TEST(Database, MovesAsideACorruptStore) {
     Database db(dir.file("s.db"));
     const auto run = db.begin_run("fp", "prog");
     std::vector<InstanceRow> rows;
-    for (int i = 0; i < 2000; ++i) rows.push_back(row("L", "static", 100 + i, static_cast<std::uint64_t>(i)));
+    for (int i = 0; i < 2000; ++i)
+      rows.push_back(row("L", TechniqueId::static_, 100 + i, static_cast<std::uint64_t>(i)));
     db.insert_history(rows, run, "fp");
   }
   sql(dir.file("s.db"), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE");
