@@ -3,6 +3,7 @@
 
 #include <autosched/store/detail/schema.hpp>
 #include <autosched/store/detail/sqlite_statement.hpp>
+#include <autosched/store/detail/sqlite_transaction.hpp>
 
 #include <sqlite3.h>
 
@@ -113,20 +114,33 @@ std::string Database::export_csv() {
   return out;
 }
 
-int Database::forget(const std::string& name) {
+Database::Forgotten Database::forget_entries(const std::string& name) {
   std::lock_guard lock(mutex_);
-  Statement s(db_, "DELETE FROM points WHERE name = ? OR loop = ?");  // history and states cascade
-  s.bind(1, name).bind(2, name);
-  s.step();
-  int gone = sqlite3_changes(db_);
-  // A store opened for inspection may predate the regions table.
-  if (detail::has_table(db_, "regions")) {
-    Statement r(db_, "DELETE FROM regions WHERE region = ?");
-    r.bind(1, name);
-    r.step();
-    gone += sqlite3_changes(db_);
+  Forgotten gone;
+  detail::WriteTransaction forget(db_, path_);
+  {
+    Statement s(db_, "DELETE FROM points WHERE name = ? OR loop = ?");  // history and states cascade
+    s.bind(1, name).bind(2, name);
+    s.step();
+    gone.points = sqlite3_changes(db_);
   }
+  // A store opened for inspection may predate the later tables.
+  if (detail::has_table(db_, "regions")) {
+    Statement s(db_, "DELETE FROM regions WHERE region = ?");
+    s.bind(1, name);
+    s.step();
+    gone.regions = sqlite3_changes(db_);
+  }
+  if (detail::has_table(db_, "blobs")) {
+    Statement s(db_, "DELETE FROM blobs WHERE key = ?");
+    s.bind(1, name);
+    s.step();
+    gone.blobs = sqlite3_changes(db_);
+  }
+  forget.commit();
   return gone;
 }
+
+int Database::forget(const std::string& name) { return forget_entries(name).total(); }
 
 }  // namespace autosched

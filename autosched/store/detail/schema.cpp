@@ -27,11 +27,16 @@ CREATE TABLE IF NOT EXISTS states (
 
 // regions: one row per tunable region id, features, variants and system,
 // holding the region's model-file text (regions/model_file.hpp).
+// blobs: front-ends' own state (pinning strategies, DAG models) as opaque
+// bytes under a kind and a key, per system.
 constexpr const char* later_tables = R"sql(
 CREATE TABLE IF NOT EXISTS regions (
   id INTEGER PRIMARY KEY, region TEXT NOT NULL, features TEXT NOT NULL, variants TEXT NOT NULL,
   fingerprint TEXT NOT NULL, model TEXT, state TEXT NOT NULL, run INTEGER, updated_at TEXT,
   UNIQUE (region, features, variants, fingerprint));
+CREATE TABLE IF NOT EXISTS blobs (
+  kind TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, bytes BLOB NOT NULL, run INTEGER,
+  updated_at TEXT, PRIMARY KEY (kind, key, fingerprint));
 )sql";
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The store's tables. Schema 1 is what a fresh store is created with; the
-/// tables added since (regions) extend it without changing what
+/// tables added since (regions, blobs) extend it without changing what
 /// schema 1 means, so they are created on open instead of by a version bump:
 /// older autosched builds open such a file and ignore them. Private to the
 /// store.
