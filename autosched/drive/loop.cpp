@@ -236,7 +236,7 @@ void Loop::close(Instance& inst) noexcept {
     }
   }
   if (detail::observed()) {
-    detail::notify_instance_closed({r, name_.c_str(), t.slot, t.slot != nullptr ? inst.group_ : nullptr});
+    detail::notify_instance_closed({r, name_.c_str(), inst.ran_, t.slot, t.slot != nullptr ? inst.group_ : nullptr});
   }
 }
 

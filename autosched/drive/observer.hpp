@@ -12,6 +12,7 @@
 ///   drive::attach(pinner);
 
 #include <autosched/measure/instance_record.hpp>
+#include <autosched/techniques/catalogue.hpp>
 
 #include <cstdint>
 #include <string_view>
@@ -36,6 +37,8 @@ struct ClosedInstance {
   const InstanceRecord& record;
   /// The loop's id; lives as long as the process.
   const char* loop = "";
+  /// The technique that ran (the record has its name).
+  TechniqueId ran = TechniqueId::static_;
   /// The decision point whose decision the instance carried out, and its
   /// group (to read the selector under the group's lock); null for fixed
   /// schedules and for instances that followed another's decision.

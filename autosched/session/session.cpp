@@ -50,8 +50,7 @@ void Recorder::on_instance_closed(const drive::ClosedInstance& closed) noexcept 
   InstanceRow row;
   row.loop = closed.loop;
   row.instance = r.instance;
-  // Catalogue names are static storage: the row needs no copy.
-  row.technique = r.technique.data();
+  row.technique_id = closed.ran;
   row.chunk = r.chunk;
   row.exp_chunk = r.exp_chunk;
   row.n = r.n;
@@ -89,15 +88,6 @@ void Recorder::on_instance_closed(const drive::ClosedInstance& closed) noexcept 
 
 void finish();
 
-// TEMPORARY until the store implements StateStore (merge of h-store).
-struct StoreAdapter final : StateStore {
-  Store* s;
-  explicit StoreAdapter(Store* store) : s(store) {}
-  std::optional<std::string> load_state(const PointKey& p, const std::string& sel) override { return s->load_state(p, sel); }
-  void save_state(PointKey p, std::string sel, std::string st) override { s->save_state(std::move(p), std::move(sel), std::move(st)); }
-  std::optional<std::string> load_blob(std::string_view, std::string_view) override { return std::nullopt; }
-  void save_blob(std::string, std::string, std::string) override {}
-};
 
 Recorder& recorder() {
   static Recorder* r = [] {
@@ -112,12 +102,7 @@ Recorder& recorder() {
     }
     const auto threads = environment::get("AUTOSCHED_TRACE_THREADS");
     rec->trace_threads = threads && *threads == "1";
-    DecisionEngine::instance().connect(
-        [rec]() -> StateStore* {
-          Store* s = rec->store();
-          return s != nullptr ? new StoreAdapter(s) : nullptr;
-        },
-        &rec->logs);
+    DecisionEngine::instance().connect([rec]() -> StateStore* { return rec->store(); }, &rec->logs);
     drive::attach(*rec);
     std::atexit(finish);
     return rec;

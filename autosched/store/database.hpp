@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct sqlite3;
@@ -27,6 +28,13 @@ struct RegionKey {
   std::string region;
   std::string features;  ///< feature descriptions, ';' separated
   std::string variants;  ///< the variant space's signature
+  std::string fingerprint;
+};
+
+/// What identifies a front-end's own state (Database::save_blob).
+struct BlobKey {
+  std::string kind;  ///< whose state: "pinning", "dag", …
+  std::string key;   ///< which one, in the front-end's naming
   std::string fingerprint;
 };
 
@@ -68,6 +76,11 @@ class Database {
   /// The region's latest state, if any.
   std::optional<std::string> load_region(const RegionKey& key);
 
+  /// Replaces the bytes under `key` (any bytes, zeros included).
+  void save_blob(const BlobKey& key, std::string_view bytes, std::int64_t run);
+  /// The bytes under `key`, if any.
+  std::optional<std::string> load_blob(const BlobKey& key);
+
   // Inspection (autosched db …).
   struct RegionSummary {
     RegionKey key;
@@ -76,6 +89,13 @@ class Database {
     std::string updated_at;
   };
   std::vector<RegionSummary> regions();
+  struct BlobSummary {
+    BlobKey key;
+    std::int64_t bytes = 0;  ///< size
+    std::string updated_at;
+  };
+  /// Every blob, by kind then key.
+  std::vector<BlobSummary> blobs();
   struct PointSummary {
     std::int64_t id = 0;
     std::string name, loop, fingerprint, portfolio;
@@ -99,14 +119,23 @@ class Database {
   std::int64_t runs();
   /// Every history row as CSV (header first).
   std::string export_csv();
-  /// Deletes the history and states of the points whose name or loop equals
-  /// `name`, and the regions with that id; returns how many went.
+  /// What forget_entries() deleted, by table.
+  struct Forgotten {
+    int points = 0;  ///< with their history and states
+    int regions = 0;
+    int blobs = 0;
+    [[nodiscard]] int total() const noexcept { return points + regions + blobs; }
+  };
+  /// Deletes the points whose name or loop equals `name` (their history and
+  /// states with them), the regions with that id and the blobs with that key
+  /// (of every kind and system), in one transaction.
+  Forgotten forget_entries(const std::string& name);
+  /// forget_entries(name).total().
   int forget(const std::string& name);
   std::int64_t history_rows();
 
  private:
   std::int64_t point_id(const PointKey& key);
-  bool has_regions_table();
   void open_checked();
   void choose_journal();
   void use_wal();

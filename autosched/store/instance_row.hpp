@@ -6,6 +6,7 @@
 /// allocates.
 
 #include <autosched/measure/metrics.hpp>
+#include <autosched/techniques/catalogue.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -15,7 +16,9 @@ namespace autosched {
 struct InstanceRow {
   const char* loop = "";  ///< loop id
   std::uint64_t instance = 0;
-  const char* technique = "";  ///< technique that ran
+  /// The technique that ran: with chunk and exp_chunk, the arm the store
+  /// labels (LoopArm); the trace prints its catalogue name.
+  TechniqueId technique_id = TechniqueId::static_;
   std::int64_t chunk = 0;
   bool exp_chunk = false;
   std::int64_t n = 0;

@@ -77,6 +77,23 @@ void Store::save_state(PointKey point, std::string selector, std::string state) 
                                           state = std::move(state)] { db_.save_state(point, selector, state, run_); });
 }
 
+std::optional<std::string> Store::load_blob(std::string_view kind, std::string_view key) {
+  if (recording_disabled_by_fork()) return std::nullopt;  // the connection belongs to the parent
+  const BlobKey k{std::string(kind), std::string(key), fingerprint_};
+  try {
+    return db_.load_blob(k);
+  } catch (const Error& e) {
+    detail::warn("could not read " + k.kind + " '" + k.key + "' from the store; starting without it: " + e.what());
+    return std::nullopt;
+  }
+}
+
+void Store::save_blob(std::string kind, std::string key, std::string bytes) {
+  if (recording_disabled_by_fork()) return;
+  BackgroundWriter::instance().post_task([this, key = BlobKey{std::move(kind), std::move(key), fingerprint_},
+                                          bytes = std::move(bytes)] { db_.save_blob(key, bytes, run_); });
+}
+
 std::optional<std::string> Store::load_region(RegionKey key) {
   if (recording_disabled_by_fork()) return std::nullopt;
   key.fingerprint = fingerprint_;

@@ -9,30 +9,41 @@
 /// the latest state of each point's selector, keyed by loop, size class,
 /// team size, system fingerprint and portfolio. A decision point created
 /// where a state exists resumes from it: the second run of a program does not
-/// explore again. A store that cannot be used is reported once and the
-/// program runs on without it.
+/// explore again. Front-ends keep their own state there too (blobs). The
+/// selection engine sees the store only as a StateStore. A store that cannot
+/// be used is reported once and the program runs on without it.
 
+#include <autosched/select/state_store.hpp>
 #include <autosched/store/background_writer.hpp>
 #include <autosched/store/database.hpp>
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace autosched {
 
 /// The store path AUTOSCHED_DB asks for; nullopt when it is off.
 std::optional<std::string> store_path_from_environment();
 
-class Store final : public RowSink {
+class Store final : public RowSink, public StateStore {
  public:
   /// The process's store, opened on first use (and added to the background
   /// writer's sinks); nullptr when off or unusable (warned once).
   static Store* instance();
 
-  /// The latest state of `selector` at `point`; synchronous (once per point).
-  std::optional<std::string> load_state(const PointKey& point, const std::string& selector);
+  /// The latest state of `selector` at `point` on this system; synchronous
+  /// (once per point). A read that fails is a warning and nullopt.
+  std::optional<std::string> load_state(const PointKey& point, const std::string& selector) override;
   /// Keeps `state` as the latest state (written by the background writer).
-  void save_state(PointKey point, std::string selector, std::string state);
+  void save_state(PointKey point, std::string selector, std::string state) override;
+
+  /// The bytes a front-end saved under (kind, key) on this system;
+  /// synchronous. A read that fails is a warning and nullopt.
+  std::optional<std::string> load_blob(std::string_view kind, std::string_view key) override;
+  /// Replaces the bytes under (kind, key) on this system (written by the
+  /// background writer: BackgroundWriter::drain() waits for it).
+  void save_blob(std::string kind, std::string key, std::string bytes) override;
 
   /// A region's stored state for this system (synchronous; once per region).
   std::optional<std::string> load_region(RegionKey key);

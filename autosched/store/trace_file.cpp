@@ -4,6 +4,7 @@
 
 #include <cinttypes>
 #include <cmath>
+#include <string_view>
 
 namespace autosched {
 
@@ -56,27 +57,29 @@ void TraceFile::write(std::span<const InstanceRow> rows) {
   }
   for (const InstanceRow& r : rows) {
     const LoopMetrics& m = r.metrics;
+    const std::string_view technique = technique_info(r.technique_id).name;
+    const int technique_size = static_cast<int>(technique.size());
     if (json_) {
       std::fprintf(file_,
                    "%s{\"loop\": %s, \"instance\": %" PRIu64
                    ", \"selector\": %s, \"explored\": %s, "
-                   "\"technique\": \"%s\", \"chunk\": %" PRId64 ", \"exp_chunk\": %s, \"n\": %" PRId64
+                   "\"technique\": \"%.*s\", \"chunk\": %" PRId64 ", \"exp_chunk\": %s, \"n\": %" PRId64
                    ", \"p\": %d, \"loop_time_ns\": %.0f, \"lib\": %.4f, \"percent_imbalance\": %.4f, \"cov\": %.6f, "
                    "\"stddev\": %.1f, \"skewness\": %.6f, \"kurtosis\": %.6f, \"selector_ns\": %.0f, "
                    "\"selector_state\": %s, \"reward\": %s, \"cut_short\": %s, \"failed\": %s}",
                    first_ ? "" : ",\n", json_quoted(r.loop).c_str(), r.instance, json_quoted(r.selector).c_str(),
-                   r.explored ? "true" : "false", r.technique, r.chunk, r.exp_chunk ? "true" : "false", r.n, r.p,
-                   m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev, m.skewness, m.kurtosis, r.selector_ns,
-                   json_quoted(r.selector_state).c_str(), reward_text(r.reward, "null").c_str(),
-                   r.cut_short ? "true" : "false", r.failed ? "true" : "false");
+                   r.explored ? "true" : "false", technique_size, technique.data(), r.chunk,
+                   r.exp_chunk ? "true" : "false", r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov,
+                   m.stddev, m.skewness, m.kurtosis, r.selector_ns, json_quoted(r.selector_state).c_str(),
+                   reward_text(r.reward, "null").c_str(), r.cut_short ? "true" : "false", r.failed ? "true" : "false");
       first_ = false;
     } else {
       std::fprintf(file_,
-                   "%s,%" PRIu64 ",%s,%d,%s,%" PRId64 ",%d,%" PRId64
+                   "%s,%" PRIu64 ",%s,%d,%.*s,%" PRId64 ",%d,%" PRId64
                    ",%d,%.0f,%.4f,%.4f,%.6f,%.1f,%.6f,%.6f,%.0f,%s,%s,%d,%d\n",
-                   csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, r.technique, r.chunk,
-                   r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance, m.cov, m.stddev,
-                   m.skewness, m.kurtosis, r.selector_ns, csv_quoted(r.selector_state).c_str(),
+                   csv_quoted(r.loop).c_str(), r.instance, r.selector, r.explored ? 1 : 0, technique_size,
+                   technique.data(), r.chunk, r.exp_chunk ? 1 : 0, r.n, r.p, m.loop_time_ns, m.lib, m.percent_imbalance,
+                   m.cov, m.stddev, m.skewness, m.kurtosis, r.selector_ns, csv_quoted(r.selector_state).c_str(),
                    reward_text(r.reward, "").c_str(), r.cut_short ? 1 : 0, r.failed ? 1 : 0);
     }
   }

@@ -1,5 +1,5 @@
-// The SQLite file behind the store: schema, history, states, inspection, and
-// what happens to files it cannot use.
+// The SQLite file behind the store: schema, history, states, blobs,
+// inspection, and what happens to files it cannot use.
 #include <autosched/core/error.hpp>
 #include <autosched/store/database.hpp>
 
@@ -28,11 +28,11 @@ struct Warnings {
   ~Warnings() { detail::set_warning_sink({}); }
 };
 
-InstanceRow row(const char* loop, const char* technique, double time_ns, std::uint64_t instance) {
+InstanceRow row(const char* loop, TechniqueId technique, double time_ns, std::uint64_t instance) {
   InstanceRow r;
   r.loop = loop;
   r.instance = instance;
-  r.technique = technique;
+  r.technique_id = technique;
   r.n = 1000;
   r.p = 2;
   r.metrics.loop_time_ns = time_ns;
@@ -60,13 +60,13 @@ TEST(Database, KeepsHistoryPerPointAndSummarisesIt) {
   TempDir dir;
   Database db(dir.file("s.db"));
   const auto run = db.begin_run("fp", "prog --x");
-  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1), row("L", "static", 110, 2),
-                                row("M", "ss", 50, 0)};
+  std::vector<InstanceRow> rows{row("L", TechniqueId::static_, 100, 0), row("L", TechniqueId::ss, 300, 1),
+                                row("L", TechniqueId::static_, 110, 2), row("M", TechniqueId::ss, 50, 0)};
   rows[3].portfolio = "ss";
-  InstanceRow fixed = row("F", "gss", 1, 0);
+  InstanceRow fixed = row("F", TechniqueId::gss, 1, 0);
   fixed.portfolio = nullptr;  // a fixed schedule: not a decision point, not kept
   rows.push_back(fixed);
-  InstanceRow failed = row("L", "static", 1, 3);
+  InstanceRow failed = row("L", TechniqueId::static_, 1, 3);
   failed.failed = true;  // partial work: not kept
   rows.push_back(failed);
   db.insert_history(rows, run, "fp");
@@ -95,7 +95,7 @@ TEST(Database, ExportsEveryRowAsCsvWithRewardsWhereThereAreAny) {
   TempDir dir;
   Database db(dir.file("s.db"));
   const auto run = db.begin_run("fp", "prog");
-  std::vector<InstanceRow> rows{row("L", "static", 100, 0), row("L", "ss", 300, 1)};
+  std::vector<InstanceRow> rows{row("L", TechniqueId::static_, 100, 0), row("L", TechniqueId::ss, 300, 1)};
   rows[1].reward = -0.25;
   db.insert_history(rows, run, "fp");
   const std::string csv = db.export_csv();
@@ -146,6 +146,130 @@ TEST(Database, SurvivesReopening) {
   EXPECT_EQ(db.load_state(key, "auto").value_or(""), "kept");
 }
 
+TEST(Database, LabelsHistoryWithTheArmThatRanChunkIncluded) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  std::vector<InstanceRow> rows{row("L", TechniqueId::gss, 100, 0), row("L", TechniqueId::ss, 200, 1),
+                                row("L", TechniqueId::awf_b, 300, 2)};
+  rows[0].chunk = 16;
+  rows[1].exp_chunk = true;
+  db.insert_history(rows, run, "fp");
+  const auto points = db.points();
+  ASSERT_EQ(points.size(), 1u);
+  const auto arms = db.arms(points[0].id);
+  ASSERT_EQ(arms.size(), 3u);
+  EXPECT_EQ(arms[0].arm, "gss:16");
+  EXPECT_EQ(arms[1].arm, "ss:expert");
+  EXPECT_EQ(arms[2].arm, "awf-b");
+}
+
+TEST(Database, BlobsRoundTripAnyBytes) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  const BlobKey key{"pinning", "solver", "fp"};
+  EXPECT_FALSE(db.load_blob(key));
+  const std::string bytes("a\0b\xff\n\0", 6);  // zeros and non-text bytes survive
+  db.save_blob(key, bytes, run);
+  EXPECT_EQ(db.load_blob(key).value_or("missing"), bytes);
+  db.save_blob({"pinning", "empty", "fp"}, "", run);
+  EXPECT_EQ(db.load_blob({"pinning", "empty", "fp"}).value_or("missing"), "");  // empty, not absent
+}
+
+TEST(Database, SavingABlobAgainReplacesIt) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  const BlobKey key{"dag", "graph", "fp"};
+  db.save_blob(key, "first version, longer", run);
+  db.save_blob(key, "second", run);
+  EXPECT_EQ(db.load_blob(key).value_or(""), "second");
+  const auto blobs = db.blobs();
+  ASSERT_EQ(blobs.size(), 1u);
+  EXPECT_EQ(blobs[0].key.kind, "dag");
+  EXPECT_EQ(blobs[0].key.key, "graph");
+  EXPECT_EQ(blobs[0].key.fingerprint, "fp");
+  EXPECT_EQ(blobs[0].bytes, 6);
+  EXPECT_TRUE(std::regex_match(blobs[0].updated_at, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
+      << blobs[0].updated_at;
+}
+
+TEST(Database, BlobsAreKeptApartByKindKeyAndSystem) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  db.save_blob({"pinning", "x", "fp"}, "pinning here", run);
+  db.save_blob({"pinning", "x", "other machine"}, "pinning there", run);
+  db.save_blob({"dag", "x", "fp"}, "dag here", run);
+  db.save_blob({"pinning", "y", "fp"}, "y here", run);
+  EXPECT_EQ(db.load_blob({"pinning", "x", "fp"}).value_or(""), "pinning here");
+  EXPECT_EQ(db.load_blob({"pinning", "x", "other machine"}).value_or(""), "pinning there");
+  EXPECT_EQ(db.load_blob({"dag", "x", "fp"}).value_or(""), "dag here");
+  EXPECT_EQ(db.load_blob({"pinning", "y", "fp"}).value_or(""), "y here");
+  EXPECT_FALSE(db.load_blob({"dag", "x", "other machine"}));
+  EXPECT_FALSE(db.load_blob({"dag", "y", "fp"}));
+  const auto blobs = db.blobs();  // by kind, then key, then system
+  ASSERT_EQ(blobs.size(), 4u);
+  EXPECT_EQ(blobs[0].key.kind + "/" + blobs[0].key.key, "dag/x");
+  EXPECT_EQ(blobs[1].key.fingerprint, "fp");
+  EXPECT_EQ(blobs[2].key.fingerprint, "other machine");
+  EXPECT_EQ(blobs[3].key.key, "y");
+}
+
+TEST(Database, ForgetDeletesTheBlobsWithThatKey) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, run, "fp");
+  db.save_blob({"pinning", "L", "fp"}, "p", run);
+  db.save_blob({"dag", "L", "another machine"}, "d", run);
+  db.save_blob({"pinning", "M", "fp"}, "kept", run);
+  const Database::Forgotten gone = db.forget_entries("L");
+  EXPECT_EQ(gone.points, 1);
+  EXPECT_EQ(gone.regions, 0);
+  EXPECT_EQ(gone.blobs, 2);  // every kind and system
+  EXPECT_EQ(gone.total(), 3);
+  EXPECT_FALSE(db.load_blob({"pinning", "L", "fp"}));
+  EXPECT_EQ(db.load_blob({"pinning", "M", "fp"}).value_or(""), "kept");
+  db.save_blob({"pinning", "only-a-blob", "fp"}, "b", run);
+  EXPECT_EQ(db.forget("only-a-blob"), 1);
+  EXPECT_EQ(db.forget("only-a-blob"), 0);
+}
+
+// A store written before the blobs table existed (schema 1 with or without
+// the regions table): opening it for use adds the table and keeps every row;
+// opening it for inspection changes nothing and reads it as empty.
+TEST(Database, AnOlderStoreGainsTheBlobsTableAndKeepsItsRows) {
+  TempDir dir;
+  const std::string path = dir.file("s.db");
+  const PointKey key{"L#10/2", "L", 10, 2, "fp", "static,ss"};
+  {
+    Database db(path);
+    const auto run = db.begin_run("fp", "prog");
+    db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, run, "fp");
+    db.save_state(key, "auto", "kept", run);
+  }
+  sql(path, "DROP TABLE blobs; DROP TABLE regions");
+  {
+    Database inspect(path, Database::Access::inspect);
+    EXPECT_TRUE(inspect.blobs().empty());
+    EXPECT_FALSE(inspect.load_blob({"pinning", "L", "fp"}));
+    EXPECT_TRUE(inspect.regions().empty());
+    EXPECT_EQ(inspect.history_rows(), 1);
+  }
+  Warnings warnings;
+  Database db(path);
+  EXPECT_TRUE(warnings.seen.empty());  // not moved aside: it is a good store
+  EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 0);
+  EXPECT_EQ(db.history_rows(), 1);
+  EXPECT_EQ(db.runs(), 1);
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "kept");
+  db.save_blob({"pinning", "L", "fp"}, "new", db.begin_run("fp", "prog"));
+  EXPECT_EQ(db.load_blob({"pinning", "L", "fp"}).value_or(""), "new");
+  EXPECT_EQ(db.blobs().size(), 1u);
+}
+
 // Each unusable file is renamed "<path>.unusable-<stamp>-<pid>" with a warning
 // saying why, and a fresh store takes its place.
 void expect_moved_aside(const TempDir& dir, const std::string& path, const std::string& reason) {
@@ -192,7 +316,8 @@ TEST(Database, MovesAsideACorruptStore) {
     Database db(dir.file("s.db"));
     const auto run = db.begin_run("fp", "prog");
     std::vector<InstanceRow> rows;
-    for (int i = 0; i < 2000; ++i) rows.push_back(row("L", "static", 100 + i, static_cast<std::uint64_t>(i)));
+    for (int i = 0; i < 2000; ++i)
+      rows.push_back(row("L", TechniqueId::static_, 100 + i, static_cast<std::uint64_t>(i)));
     db.insert_history(rows, run, "fp");
   }
   sql(dir.file("s.db"), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE");

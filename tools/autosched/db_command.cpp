@@ -3,7 +3,8 @@
 //   autosched db list                 every decision point with its best arm
 //   autosched db show <point|loop>    per-arm statistics and saved selector states
 //   autosched db export --csv [file]  every history row (stdout without a file)
-//   autosched db forget <point|loop|region>  delete a point's history and states, or a region's row
+//   autosched db forget <name>        delete a point's or loop's history and states, a region's row,
+//                                     and the front-ends' blobs under that key
 // The store is AUTOSCHED_DB's (or the default path); --db names another.
 #include "commands.hpp"
 
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace autosched::cli {
@@ -63,6 +65,14 @@ void list(const Options& o) {
       std::printf("%-24s %-28s %-24s %8lld  %s\n", r.key.region.c_str(),
                   r.key.features.empty() ? "-" : r.key.features.c_str(), r.model.c_str(),
                   static_cast<long long>(r.bytes), r.updated_at.c_str());
+    }
+  }
+  const auto blobs = db->blobs();
+  if (!blobs.empty()) {
+    std::printf("\n%-12s %-40s %8s  %s\n", "blob kind", "key", "bytes", "updated");
+    for (const auto& b : blobs) {
+      std::printf("%-12s %-40s %8lld  %s\n", b.key.kind.c_str(), b.key.key.c_str(), static_cast<long long>(b.bytes),
+                  b.updated_at.c_str());
     }
   }
   if (points.empty()) return;
@@ -120,12 +130,26 @@ void export_rows(const Options& o) {
 
 void forget(const Options& o) {
   auto db = open_store(o);
-  const int n = db->forget(o.point);
-  if (n == 0) {
-    detail::throw_error("no decision point, loop or region called '" + o.point + "' in " + db->path() +
+  // Read before they go, to say which kinds of front-end state went.
+  std::set<std::string> blob_kinds;
+  for (const auto& b : db->blobs()) {
+    if (b.key.key == o.point) blob_kinds.insert(b.key.kind);
+  }
+  const Database::Forgotten gone = db->forget_entries(o.point);
+  if (gone.total() == 0) {
+    detail::throw_error("no decision point, loop, region or blob called '" + o.point + "' in " + db->path() +
                         "; `autosched db list` shows them");
   }
-  std::printf("forgot %d entr%s (decision points, regions) called '%s'\n", n, n == 1 ? "y" : "ies", o.point.c_str());
+  const int n = gone.points + gone.regions;
+  if (n > 0) {
+    std::printf("forgot %d entr%s (decision points, regions) called '%s'\n", n, n == 1 ? "y" : "ies", o.point.c_str());
+  }
+  if (gone.blobs > 0) {
+    std::string kinds;
+    for (const auto& k : blob_kinds) kinds += (kinds.empty() ? "" : ", ") + k;
+    std::printf("forgot %d blob%s (%s) keyed '%s'\n", gone.blobs, gone.blobs == 1 ? "" : "s", kinds.c_str(),
+                o.point.c_str());
+  }
 }
 
 }  // namespace
@@ -135,7 +159,9 @@ void add_db_command(CLI::App& app) {
   auto* db = app.add_subcommand("db", "Inspect and manage the store of what decision points learned");
   db->add_option("--db", options->db, "Store file (default: AUTOSCHED_DB, else the user's cache directory)");
   db->require_subcommand(1);
-  db->add_subcommand("list", "Every decision point with its best arm")->callback([options] { list(*options); });
+  db->add_subcommand("list", "Every decision point with its best arm, the regions and the blobs")->callback([options] {
+    list(*options);
+  });
   auto* show_cmd = db->add_subcommand("show", "Per-arm statistics and saved selector states of a point or loop");
   show_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
   show_cmd->callback([options] { show(*options); });
@@ -143,9 +169,11 @@ void add_db_command(CLI::App& app) {
   export_cmd->add_flag("--csv", options->csv, "As CSV (the one format)");
   export_cmd->add_option("file", options->file, "Output file (default: stdout)");
   export_cmd->callback([options] { export_rows(*options); });
-  auto* forget_cmd = db->add_subcommand(
-      "forget", "Delete the history and saved states of a point or loop, or a region's samples and model");
-  forget_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads), loop name or region id")
+  auto* forget_cmd = db->add_subcommand("forget",
+                                        "Delete the history and saved states of a point or loop, a region's samples "
+                                        "and model, and the blobs under that key");
+  forget_cmd
+      ->add_option("point", options->point, "Decision point (loop#bucket/threads), loop name, region id or blob key")
       ->required();
   forget_cmd->callback([options] { forget(*options); });
 }
