@@ -1,5 +1,7 @@
 #include "app.hpp"
 
+#include <autosched/loops/schedule.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
