@@ -1,10 +1,17 @@
 #pragma once
 /// @file
-/// autosched: self-scheduling loops and tunable regions for repetitive HPC codes. Include this
-/// for the whole public API.
+/// autosched: self-scheduling loops and tunable regions for repetitive HPC
+/// codes. The umbrella of what an application needs: parallel_for and
+/// parallel_for_chunks with their options, last_instance and flush_records,
+/// Region and the adapt helpers, and the version. It leaves out the layers
+/// below (techniques, selection, store): include their headers by name for
+/// white-box work (tests, tools), or <autosched/loops/loops.hpp> for schedule
+/// parsing and the schedule environment. C programs include
+/// <autosched/loops/autosched.h>.
 
-#include <autosched/core/core.hpp>
-#include <autosched/loops/loops.hpp>
-#include <autosched/measure/measure.hpp>
-#include <autosched/regions/regions.hpp>
-#include <autosched/techniques/techniques.hpp>
+#include <autosched/core/version.hpp>
+#include <autosched/loops/loop_options.hpp>
+#include <autosched/loops/loop_registry.hpp>
+#include <autosched/loops/parallel_for.hpp>
+#include <autosched/regions/adapt.hpp>
+#include <autosched/regions/region.hpp>

@@ -8,13 +8,34 @@ install(TARGETS ${layers} EXPORT autoschedTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Headers of optional components that were not built stay out.
-set(optional_headers "")
-if(NOT TARGET autosched_regions_mpi)
-  list(APPEND optional_headers REGEX "/regions/mpi(/|$)" EXCLUDE)
+# Installed headers: the ones an application includes, and the ones those
+# include (their include closure, listed by hand). Everything else stays in
+# the source tree and may change freely: store internals, the selection
+# learners (rl_agent, auto_selector, decision_tree, random_forest, ...), the
+# dispensers, and detail/ headers no public header needs. The package test
+# checks that every installed header compiles alone against the install tree,
+# which fails when a public header starts including one that is not listed.
+set(autosched_installed_headers
+  # What applications include.
+  autosched.hpp
+  loops/autosched.h loops/loops.hpp loops/loop_options.hpp loops/loop_registry.hpp loops/parallel_for.hpp
+  select/schedule.hpp select/schedule_environment.hpp
+  regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
+  regions/model_spec.hpp
+  # What those include.
+  core/error.hpp core/index_range.hpp core/source_location.hpp
+  loops/detail/loop_call.hpp drive/chunk_body.hpp
+  measure/instance_record.hpp measure/metrics.hpp measure/thread_stats.hpp
+  select/arm.hpp select/auto_config.hpp select/outcome.hpp select/rl_config.hpp select/selector.hpp
+  select/selector_config.hpp
+  techniques/catalogue.hpp techniques/chunk_sequence.hpp techniques/loop_memory.hpp techniques/loop_shape.hpp)
+if(TARGET autosched_regions_mpi)  # optional component
+  list(APPEND autosched_installed_headers regions/mpi/collective_training.hpp)
 endif()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/autosched/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched
-  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" ${optional_headers})
+foreach(header ${autosched_installed_headers})
+  get_filename_component(dir ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/autosched/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched/${dir})
+endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/include/autosched/core/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched/core)
 

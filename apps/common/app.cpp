@@ -1,5 +1,7 @@
 #include "app.hpp"
 
+#include <autosched/select/schedule.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>

@@ -2,6 +2,7 @@
 #include "competitor.hpp"
 
 #include <autosched/autosched.hpp>
+#include <autosched/techniques/catalogue.hpp>
 
 #include <numeric>
 

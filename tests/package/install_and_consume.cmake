@@ -1,24 +1,75 @@
-# Installs this build into a scratch prefix, then configures, builds and runs
-# the consumer project against it. Arguments: BUILD_DIR SOURCE_DIR WORK_DIR CXX GENERATOR
-# FLAGS (compiler and linker flags the consumer needs, e.g. a sanitizer)
+# Installs this build into a scratch prefix, checks which headers it holds,
+# compiles each of them alone, then configures, builds and runs the consumer
+# project (C++ and C) against it. Arguments: BUILD_DIR SOURCE_DIR (the
+# consumer) HEADERS_DIR (the header project) WORK_DIR CXX CC GENERATOR FLAGS
+# (compiler and linker flags the consumer needs, e.g. a sanitizer)
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(rc)
   message(FATAL_ERROR "install failed (${rc})")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
-                        -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
-                        "-DCMAKE_CXX_FLAGS=${FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${FLAGS}"
-                RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "configuring the consumer failed (${rc})")
+set(include_dir ${WORK_DIR}/prefix/include)
+
+# What an application includes is installed; internals are not.
+foreach(header autosched/autosched.hpp autosched/loops/autosched.h autosched/regions/autosched_region.h)
+  if(NOT EXISTS ${include_dir}/${header})
+    message(FATAL_ERROR "${header} is not installed")
+  endif()
+endforeach()
+set(private_headers
+  autosched/store/store.hpp autosched/store/database.hpp autosched/store/background_writer.hpp
+  autosched/store/log_files.hpp autosched/store/trace_file.hpp
+  autosched/select/rl_agent.hpp autosched/select/auto_selector.hpp autosched/select/decision_tree.hpp
+  autosched/select/random_forest.hpp autosched/select/decision_point.hpp
+  autosched/loops/detail/loop_record.hpp autosched/regions/detail/region_state.hpp
+  autosched/regions/region_learner.hpp autosched/techniques/any_dispenser.hpp)
+foreach(header ${private_headers})
+  if(EXISTS ${include_dir}/${header})
+    message(FATAL_ERROR "${header} is installed, but it is internal (see cmake/AutoschedInstall.cmake)")
+  endif()
+endforeach()
+if(EXISTS ${include_dir}/autosched/store)
+  message(FATAL_ERROR "headers of the store are installed, but the store is internal")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "building the consumer failed (${rc})")
-endif()
-execute_process(COMMAND ${WORK_DIR}/build/consumer RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "the consumer failed (${rc})")
-endif()
+
+# The installed set is closed under #include: name the missing header before
+# the compiler does.
+file(GLOB_RECURSE installed RELATIVE ${include_dir} ${include_dir}/autosched/*)
+foreach(header ${installed})
+  file(STRINGS ${include_dir}/${header} lines REGEX "^#include <autosched/")
+  foreach(line ${lines})
+    string(REGEX REPLACE "^#include <([^>]+)>.*" "\\1" included "${line}")
+    if(NOT EXISTS ${include_dir}/${included})
+      message(FATAL_ERROR "the installed ${header} includes ${included}, which is not installed: "
+                          "add it to the installed headers in cmake/AutoschedInstall.cmake")
+    endif()
+  endforeach()
+endforeach()
+
+# configure_and_build(<name> <source dir> [<cmake argument>...])
+function(configure_and_build name source)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${source} -B ${WORK_DIR}/${name} -G ${GENERATOR}
+                          -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+                          "-DCMAKE_CXX_FLAGS=${FLAGS}" "-DCMAKE_C_FLAGS=${FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${FLAGS}"
+                          ${ARGN}
+                  RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "configuring ${name} failed (${rc})")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/${name} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "building ${name} failed (${rc})")
+  endif()
+endfunction()
+
+# Every installed header compiles alone.
+configure_and_build(headers ${HEADERS_DIR} -DINCLUDE_DIR=${include_dir})
+
+configure_and_build(build ${SOURCE_DIR})
+foreach(program consumer consumer_c)
+  execute_process(COMMAND ${WORK_DIR}/build/${program} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "${program} failed (${rc})")
+  endif()
+endforeach()
