@@ -13,6 +13,14 @@
 /// others still explore. Training data: one row per fully covered vector,
 /// labelled by its best variant. Only covered pairs advance min_train, so
 /// repeating a measured pair does not.
+///
+/// The bandit models (epsilon-greedy, ucb, thompson, auto) are select/'s
+/// selectors, one per feature vector, started from that vector's samples;
+/// the learner only keeps their table and counts their explorations.
+///
+/// Sources, one concern each: region_learner.cpp (the sample table and what
+/// a measurement changes), region_choice.cpp (deciding), region_training.cpp
+/// (models, drift), region_samples.cpp (the samples text and merging).
 
 #include <autosched/core/running_stats.hpp>
 #include <autosched/regions/model_spec.hpp>

@@ -177,9 +177,24 @@ bool AutoSelector::load_state(std::string_view state) {
   std::size_t arms = 0;
   if (!(in >> tag >> arms) || tag != "auto3" || arms != arms_.size()) return false;
   std::vector<ArmState> loaded(arms);
-  bool any = false;
   for (ArmState& a : loaded) {
     if (!(in >> a.all.count >> a.all.mean >> a.all.m2 >> a.retired)) return false;
+  }
+  std::string rest;
+  if (in >> rest) return false;
+  return resume(std::move(loaded));
+}
+
+bool AutoSelector::seed(std::span<const RunningStats> samples) {
+  if (samples.size() != arms_.size()) return false;
+  std::vector<ArmState> seeded(arms_.size());
+  for (std::size_t i = 0; i < seeded.size(); ++i) seeded[i].all = samples[i];
+  return resume(std::move(seeded));
+}
+
+bool AutoSelector::resume(std::vector<ArmState> arms) {
+  bool any = false;
+  for (const ArmState& a : arms) {
     // Only statistics a run could have produced: anything else (a damaged
     // or hand-edited store) would turn every draw into NaN.
     const bool valid = a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
@@ -188,9 +203,8 @@ bool AutoSelector::load_state(std::string_view state) {
     if (!valid) return false;
     any = any || (a.all.count > 0 && !a.retired);
   }
-  std::string rest;
-  if (!any || in >> rest) return false;
-  arms_ = std::move(loaded);
+  if (!any) return false;
+  arms_ = std::move(arms);
   // No sweep: the stored samples stand in for it, except for arms the last
   // run did not reach.
   queue_.clear();

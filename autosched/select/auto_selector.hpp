@@ -33,6 +33,7 @@
 #include <autosched/select/selector.hpp>
 
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,19 @@ class AutoSelector final : public Selector {
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
   [[nodiscard]] std::string summary() const override;
+
+  /// Starts from samples measured elsewhere instead of sweeping, as a warm
+  /// start from save_state() does: `samples[a]` are arm a's (count, mean and
+  /// M2 of its costs, e.g. kept by a tunable region); arms without samples
+  /// are swept, and the first choice runs the best arm. False, with nothing
+  /// changed, when the size is not the number of arms, no arm has samples,
+  /// or a statistic is one no run produces (a mean ≤ 0 or not finite, a
+  /// negative M2, fields set without samples).
+  ///   AutoSelector s(3, {});
+  ///   std::vector<RunningStats> known(3);
+  ///   known[1].add(2.0e6);
+  ///   s.seed(known);  // arm 1 runs first; arms 0 and 2 are swept after it
+  bool seed(std::span<const RunningStats> samples);
 
   /// The arm with the lowest mean among those in play, -1 before any sample.
   [[nodiscard]] int best_arm() const;
@@ -71,6 +85,9 @@ class AutoSelector final : public Selector {
   [[nodiscard]] double relative_spread(bool session_only = false) const;
   [[nodiscard]] Decision guarded(int arm, bool exploring) const;
   void reopen();
+  /// Installs arm statistics from load_state() or seed(); false, with
+  /// nothing changed, when they are not ones a run could have produced.
+  bool resume(std::vector<ArmState> arms);
 
   std::vector<ArmState> arms_;
   AutoConfig config_;

@@ -5,7 +5,10 @@
 #include <autosched/select/arm.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/binary_selector.hpp>
+#include <autosched/select/cost_bandit.hpp>
+#include <autosched/select/coverage_sweep.hpp>
 #include <autosched/select/decision_point.hpp>
+#include <autosched/select/epsilon_greedy_selector.hpp>
 #include <autosched/select/exhaustive_selector.hpp>
 #include <autosched/select/expert_selector.hpp>
 #include <autosched/select/outcome.hpp>
@@ -15,3 +18,5 @@
 #include <autosched/select/selector.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/simulation.hpp>
+#include <autosched/select/thompson_selector.hpp>
+#include <autosched/select/ucb_selector.hpp>

@@ -274,3 +274,21 @@ TEST(RegionLearner, SamplesTextRoundTripsExactly) {
     EXPECT_EQ(c.vectors(), 0) << "a rejected text changed the table: " << bad;
   }
 }
+
+// A bandit per feature vector is a selector of its own with its own random
+// stream: what one vector runs does not depend on how the executions of other
+// vectors interleave with it.
+TEST(RegionLearner, AVectorsBanditDecidesAloneWhateverOthersDo) {
+  for (const char* spec : {"epsilon-greedy,epsilon=0.3,seed=3", "thompson,seed=4", "ucb,c=0.5", "auto,seed=5"}) {
+    auto alone = learner(spec, 1, 3);
+    auto shared = learner(spec, 1, 3);
+    auto cost = [](const std::vector<double>& x, int v) { return 1.0 + 0.05 * v + 0.01 * x[0]; };
+    std::vector<int> a, b;
+    for (int i = 0; i < 300; ++i) {
+      a.push_back(execute(alone, {0.0}, cost).variant);
+      b.push_back(execute(shared, {0.0}, cost).variant);
+      for (int k = 0; k < i % 3; ++k) execute(shared, {1.0}, cost);
+    }
+    EXPECT_EQ(a, b) << spec;
+  }
+}

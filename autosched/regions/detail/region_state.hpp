@@ -2,7 +2,9 @@
 /// @file
 /// The shared state behind a Region (and a C handle): its description, the
 /// learner under a lock, and the bridge to model files and the store. Not
-/// part of the public API.
+/// part of the public API. Sources: region_state.cpp (checks, life),
+/// region_persistence.cpp (model files, the store), region_registry.cpp (the
+/// live regions, the exit handler).
 
 #include <autosched/regions/model_file.hpp>
 #include <autosched/regions/region.hpp>
@@ -13,6 +15,10 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+namespace autosched {
+class Store;
+}
 
 namespace autosched::detail {
 
@@ -40,6 +46,9 @@ class RegionState {
   /// Reads, checks and applies a model file; false with a warning when it is
   /// missing, damaged or does not fit (caller holds `mutex`).
   bool apply_file(const std::string& path);
+  /// Starts from `model_file` (or the spec's load=), else from the store;
+  /// true when one of them was installed (caller holds `mutex`).
+  bool restore(const std::string& model_file);
   /// Queues the current knowledge for the store (caller holds `mutex`).
   void save_to_store();
   [[nodiscard]] RegionKey key() const;
@@ -47,6 +56,16 @@ class RegionState {
 
 /// The error for a feature that is NaN or infinite (after quantisation).
 std::string not_finite(const RegionState& s, std::size_t feature, double value);
+
+/// The store regions with `persist` save to; null when the store is off or
+/// `persist` is false. The first call that finds one registers the exit
+/// handler that saves every live region.
+Store* region_store(bool persist);
+
+/// Adds a constructed region to the live ones (warning when its id is taken)
+/// and removes it again.
+void register_region(RegionState& region);
+void unregister_region(RegionState& region);
 
 /// Calls `f` on every live region, in id order, under the registry lock
 /// (regions cannot be created or destroyed meanwhile).
