@@ -1,13 +1,13 @@
 // The live regions: the registry (for the at-exit save, collective training
-// and `autosched info`), the store regions save to, and the handler that
-// saves every live region when the process exits.
+// and `autosched info`), the store regions save to, and what the session
+// calls to save every live region when the process exits.
 #include <autosched/regions/detail/region_state.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/session/session.hpp>
 #include <autosched/store/store.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -25,31 +25,25 @@ Registry& registry() {
   return *r;
 }
 
-/// At exit: every live region's knowledge to the store, then the writer
-/// drains. Regions destroyed before (function-local statics created after
-/// this was registered) have queued theirs already.
-void save_regions_at_exit() {
-  // A forked child inherits this handler but neither the writer nor the
-  // connection, and maybe a lock a parent thread held: it saves nothing.
-  if (recording_disabled_by_fork()) return;
-  try {
-    for_each_region([](RegionState& r) {
-      std::lock_guard lock(r.mutex);
-      r.save_to_store();
-    });
-    BackgroundWriter::instance().shutdown();
-  } catch (...) {
-    // Exit must go on; a failure to write has been reported by the writer.
-  }
+/// At exit and on flush, before the session's writer drains: every live
+/// region's knowledge to the store. Regions destroyed before have queued
+/// theirs already.
+void save_live_regions() {
+  for_each_region([](RegionState& r) {
+    std::lock_guard lock(r.mutex);
+    r.save_to_store();
+  });
 }
 
 }  // namespace
 
 Store* region_store(bool persist) {
   if (!persist) return nullptr;
+  // The session opens the store once for loops and regions alike and owns
+  // the one exit handler, which calls save_live_regions before the writer drains.
   static Store* store = [] {
-    Store* s = Store::instance();
-    if (s != nullptr) std::atexit(save_regions_at_exit);
+    Store* s = session::store();
+    if (s != nullptr) session::on_finish(save_live_regions);
     return s;
   }();
   return store;
