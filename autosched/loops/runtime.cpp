@@ -3,10 +3,10 @@
 #include <autosched/loops/parallel_for.hpp>
 #include <autosched/loops/schedule_environment.hpp>
 
-#include <autosched/core/clock.hpp>
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/drive/clock.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/store/background_writer.hpp>
 #include <autosched/store/log_files.hpp>
@@ -199,7 +199,7 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
   const ChunkRunner run = call.run;
   void* const body = call.body;
   const bool timed = D::timed || timing_ == Timing::chunks;
-  std::int64_t requested = now_ns();
+  std::int64_t requested = drive::now();
   if (timed && st.busy_ns < 0) st.busy_ns = 0;
   int until_check = guard_check_chunks;
   while (!cancelled_.load(std::memory_order_relaxed)) {
@@ -208,9 +208,9 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
     ++st.chunks;
     st.iterations += c.size();
     if (timed) {
-      const std::int64_t started = now_ns();
+      const std::int64_t started = drive::now();
       run(body, base + c.begin, base + c.end);
-      const std::int64_t done = now_ns();
+      const std::int64_t done = drive::now();
       st.busy_ns += done - started;
       if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
       requested = done;
@@ -220,7 +220,7 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
       // A guarded trial looks at the clock every few chunks, not every one.
       if (guarded && --until_check == 0) {
         until_check = guard_check_chunks;
-        if (now_ns() > deadline_ns_) cut(d);
+        if (drive::now() > deadline_ns_) cut(d);
       }
     }
   }
@@ -246,7 +246,7 @@ void Instance::run_fallback(int tid, ThreadStats& st, const LoopCall& call) {
   std::visit(
       [&](auto& f) {
         if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) {
-          auto fw = f.worker(tid, now_ns());
+          auto fw = f.worker(tid, drive::now());
           run_measured_chunks(f, fw, st, call, begin_ + fallback_begin_, false);
         }
       },
@@ -256,7 +256,7 @@ void Instance::run_fallback(int tid, ThreadStats& st, const LoopCall& call) {
 template <class D>
 void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
   ThreadStats st;
-  st.start_ns = now_ns();
+  st.start_ns = drive::now();
   auto w = d.worker(tid, st.start_ns);
   const int outer = std::exchange(body_level, omp_get_level());
   const bool guarded = deadline_ns_ > 0;
@@ -271,7 +271,7 @@ void Instance::run_worker(D& d, int tid, const LoopCall& call) noexcept {
     fail(std::current_exception());
   }
   body_level = outer;
-  st.finish_ns = now_ns();
+  st.finish_ns = drive::now();
   if constexpr (requires { d.finished(w, st.finish_ns); }) d.finished(w, st.finish_ns);
   threads_[tid].stats = st;
 }
@@ -353,9 +353,9 @@ Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
   }
   if (inst.params_.weights.empty() && !o.weights.empty())
     inst.params_.weights.assign(o.weights.begin(), o.weights.end());
-  inst.start_ns_ = now_ns();
+  inst.start_ns_ = drive::now();
   prepare(inst, p);
-  inst.start_ns_ = now_ns();  // planning is part of opening, not of the loop
+  inst.start_ns_ = drive::now();  // planning is part of opening, not of the loop
   if (inst.slot_ != nullptr && inst.decision_.budget_ns > 0 && inst.decision_.fallback >= 0) {
     inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(inst.decision_.budget_ns);
     inst.fallback_arm_ = inst.slot_->point->arms()[static_cast<std::size_t>(inst.decision_.fallback)];
@@ -543,7 +543,7 @@ bool LoopRecord::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   std::lock_guard lock(mutex_);
   const LoopArm& arm = inst.fallback_arm_;
   const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
-  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now_ns()};
+  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, drive::now()};
   prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
   inst.fallback_begin_ = rest.begin;
   inst.cut_ = true;

@@ -1,9 +1,9 @@
 #include <autosched/regions/region.hpp>
 
-#include <autosched/core/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/drive/clock.hpp>
 #include <autosched/regions/detail/region_state.hpp>
 #include <autosched/store/store.hpp>
 
@@ -125,7 +125,7 @@ RegionState::RegionState(std::string id_, RegionOptions options)
       persist(options.persist),
       learner(make_learner(id, options, static_cast<int>(features.size()), space.size())) {
   std::unique_lock lock(mutex);
-  last_save_ns = now_ns();
+  last_save_ns = drive::now();
   std::string file = options.model_file.empty() ? learner.spec().load : options.model_file;
   bool loaded = false;
   if (!file.empty()) loaded = apply_file(file);
@@ -256,7 +256,7 @@ bool RegionState::apply_file(const std::string& path) {
 
 void RegionState::save_to_store() {
   Store* store = region_store(persist);
-  last_save_ns = now_ns();
+  last_save_ns = drive::now();
   if (store == nullptr || learner.vectors() == 0) return;
   bool replace = false;
   std::string unsaved = learner.take_unsaved(replace);
@@ -322,7 +322,7 @@ RegionScope Region::begin(std::span<const double> values) {
   scope.nfeatures_ = static_cast<int>(f);
   scope.decide();
   scope.uncaught_ = std::uncaught_exceptions();
-  scope.start_ns_ = now_ns();
+  scope.start_ns_ = drive::now();
   return scope;
 }
 
@@ -335,7 +335,7 @@ RegionScope Region::begin() {
   scope.state_ = state_.get();
   scope.space_ = &state_->space;
   scope.uncaught_ = std::uncaught_exceptions();
-  scope.start_ns_ = now_ns();
+  scope.start_ns_ = drive::now();
   return scope;
 }
 
@@ -484,7 +484,7 @@ void RegionScope::cancel() noexcept { state_ = nullptr; }
 
 void RegionScope::finish(double metric, bool use_metric) {
   detail::RegionState& s = *std::exchange(state_, nullptr);
-  const std::int64_t now = now_ns();
+  const std::int64_t now = drive::now();
   const double value = use_metric ? metric : static_cast<double>(now - start_ns_);
   if (variant_ < 0) return;  // nothing ran on a decision: nothing to learn
   if (!std::isfinite(value)) {
