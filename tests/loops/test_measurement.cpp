@@ -88,9 +88,13 @@ TEST(Measurement, UnnamedLoopsAreIdentifiedByCallSite) {
 }
 
 TEST(Measurement, ProfilingFeedsProfileTechniques) {
+  const testing::VirtualClock clock;
   const std::string loop = "measure/profiled";
-  parallel_for(0, 2000, [](int) { testing::spin_ns(1000); }, {.name = loop, .schedule = "profiling", .threads = 2});
-  parallel_for(0, 2000, [](int) { testing::spin_ns(1000); }, {.name = loop, .schedule = "fsc", .threads = 2});
+  // Iterations of 0.8 to 1.2 µs: a profile with a spread.
+  auto body = [](int i) { testing::VirtualClock::charge(800 + 100 * (i % 5)); };
+  parallel_for(0, 2000, body, {.name = loop, .schedule = "profiling", .threads = 2});
+  testing::VirtualClock::next_instance();
+  parallel_for(0, 2000, body, {.name = loop, .schedule = "fsc", .threads = 2});
   EXPECT_EQ(last_instance(loop)->technique, "fsc");  // no fallback: the profile exists
   parallel_for(0, 2000, [](int) {}, {.name = "measure/unprofiled", .schedule = "fsc", .threads = 2});
   EXPECT_EQ(last_instance("measure/unprofiled")->technique, "mfsc");
