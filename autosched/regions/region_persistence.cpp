@@ -3,7 +3,7 @@
 // after trainings, periodically and at the end); Region's file functions.
 #include <autosched/regions/region.hpp>
 
-#include <autosched/core/clock.hpp>
+#include <autosched/drive/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
@@ -121,7 +121,7 @@ bool RegionState::apply_file(const std::string& path) {
 
 void RegionState::save_to_store() {
   Store* store = region_store(persist);
-  last_save_ns = now_ns();
+  last_save_ns = drive::now();
   if (store == nullptr || learner.vectors() == 0) return;
   bool replace = false;
   std::string unsaved = learner.take_unsaved(replace);

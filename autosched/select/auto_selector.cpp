@@ -107,8 +107,11 @@ void AutoSelector::reopen() {
   }
   queue_.resize(arms_.size());
   std::iota(queue_.begin(), queue_.end(), 0);
-  std::stable_sort(queue_.begin(), queue_.end(), [&](int x, int y) {
-    return arms_[static_cast<std::size_t>(x)].prior < arms_[static_cast<std::size_t>(y)].prior;
+  // Ties keep arm order. Not std::stable_sort: it takes a temporary buffer,
+  // and a steady loop must not allocate when its change test fires.
+  std::sort(queue_.begin(), queue_.end(), [&](int x, int y) {
+    const double px = arms_[static_cast<std::size_t>(x)].prior, py = arms_[static_cast<std::size_t>(y)].prior;
+    return px < py || (px == py && x < y);
   });
   queue_next_ = 0;
   watched_ = -1;

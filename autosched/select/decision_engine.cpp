@@ -70,6 +70,7 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
   Learned learned;
   if (ticket.slot == nullptr) return learned;
   std::string snapshot;
+  StateStore* const store = engine_.store();  // opened at the point's creation; a pointer read here
   {
     std::lock_guard lock(mutex_);
     DecisionSlot& slot = *ticket.slot;
@@ -78,13 +79,9 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
     learned.cost_ns = slot.point->last_cost_ns();
     learned.reward = slot.point->selector().last_reward();
     // A snapshot now and then, so that a crash loses little of what was learned.
-    if (slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();
+    if (store != nullptr && slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();
   }
-  if (!snapshot.empty()) {
-    if (StateStore* store = engine_.store()) {
-      store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
-    }
-  }
+  if (!snapshot.empty()) store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
   return learned;
 }
 

@@ -95,13 +95,5 @@ TEST(Clock, AdaptiveTechniquesGiveTheSlowWorkerLess) {
   }
 }
 
-TEST(Clock, RestoredAfterTheScope) {
-  {
-    ScopedClock clock(&virtual_now);
-    EXPECT_EQ(now(), virtual_now());
-  }
-  EXPECT_NE(now(), virtual_now());
-}
-
 }  // namespace
 }  // namespace autosched::drive

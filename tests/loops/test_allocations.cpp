@@ -3,6 +3,9 @@
 // of the same loop must not call operator new. Own executable: it replaces
 // the global operator new to count.
 #include <autosched/loops/loops.hpp>
+#include <autosched/select/auto_selector.hpp>
+
+#include "drive/virtual_time.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,6 +45,48 @@ TEST_P(SteadyLoop, AllocatesNothingPerInstance) {
   const long before = allocations.load();
   for (int step = 0; step < 20; ++step) parallel_for(std::int64_t{0}, std::int64_t{100000}, body, options);
   EXPECT_EQ(allocations.load() - before, 0) << schedule;
+}
+
+// The default schedule, `auto` (no schedule given): once its sweep is over,
+// an instance (choose, guard, run, observe, record) allocates nothing either.
+// In virtual time (1 µs per chunk, 1 ns per iteration), so that the machine's
+// noise neither prolongs the sweep nor fires the change test. Only the loop
+// calls are counted: last_instance() copies a record.
+TEST(SteadyAutoLoop, AllocatesNothingOnceItHasExplored) {
+  const testing::VirtualClock clock;
+  const std::string loop = "allocations/auto";
+  const LoopOptions options{.name = loop, .threads = 2};
+  auto body = [](std::int64_t first, std::int64_t last) { testing::VirtualClock::charge(1000 + (last - first)); };
+  auto run = [&] {
+    testing::VirtualClock::next_instance();
+    parallel_for_chunks(std::int64_t{0}, std::int64_t{100000}, body, options);
+  };
+  for (int warm = 0; warm < 100; ++warm) run();
+  ASSERT_EQ(last_instance(loop)->selector, "auto");
+  long counted = 0;
+  for (int step = 0; step < 100; ++step) {
+    const long before = allocations.load();
+    run();
+    counted += allocations.load() - before;
+  }
+  EXPECT_EQ(counted, 0);
+}
+
+// The auto selector on its own: when its change test fires and it sweeps
+// again, choosing and learning still allocate nothing. (A cut trial in that
+// new sweep may make the runtime plan a fallback it has not planned before,
+// which sizes that plan once; that is the runtime's, not the selector's.)
+TEST(SteadyAutoLoop, TheSelectorSweepsAgainWithoutAllocating) {
+  AutoSelector selector(4, AutoConfig{});
+  auto step = [&](double scale) {
+    const Decision d = selector.choose(Context{100000, 2});
+    selector.observe(d, Outcome{scale * (1.0 + d.arm), {}, false});  // arm 0 is the best
+  };
+  for (int k = 0; k < 100; ++k) step(1.0);
+  const long before = allocations.load();
+  for (int k = 0; k < 100; ++k) step(10.0);  // the loop became 10x slower: a change
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GE(selector.changes_detected(), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedules, SteadyLoop,

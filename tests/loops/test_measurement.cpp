@@ -3,6 +3,7 @@
 #include <autosched/techniques/exp_chunk.hpp>
 
 #include "loop_test_support.hpp"
+#include "drive/virtual_time.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +13,15 @@
 namespace autosched {
 namespace {
 
+// Measured times here are virtual (tests/drive/virtual_time.hpp): bodies charge their
+// cost, so the checks hold exactly however loaded the machine is.
 TEST(Measurement, RecordDescribesTheInstance) {
+  const testing::VirtualClock clock;
   const std::string loop = "measure/ss";
   for (std::uint64_t k = 0; k < 3; ++k) {
-    parallel_for(0, 1000, [](int) { testing::spin_ns(500); }, {.name = loop, .schedule = "ss,chunk=10", .threads = 2});
+    testing::VirtualClock::next_instance();
+    parallel_for(0, 1000, [](int) { testing::VirtualClock::charge(500); },
+                 {.name = loop, .schedule = "ss,chunk=10", .threads = 2});
     const auto r = last_instance(loop);
     ASSERT_TRUE(r);
     EXPECT_EQ(r->loop, loop);
@@ -35,15 +41,17 @@ TEST(Measurement, RecordDescribesTheInstance) {
     }
     EXPECT_EQ(iterations, 1000);
     EXPECT_EQ(chunks, 100);
-    // 1000 iterations of 0.5 µs on at most 2 threads take at least 250 µs.
+    // 1000 iterations of 0.5 µs on 2 threads: the busier one ran at least half.
     EXPECT_GE(r->metrics.loop_time_ns, 250e3);
+    EXPECT_LE(r->metrics.loop_time_ns, 500e3);
     EXPECT_GE(r->metrics.lib, 0.0);
     EXPECT_LE(r->metrics.lib, 100.0);
   }
 }
 
 TEST(Measurement, ChunkTimingFillsBusyTime) {
-  parallel_for(0, 400, [](int) { testing::spin_ns(1000); },
+  const testing::VirtualClock clock;
+  parallel_for(0, 400, [](int) { testing::VirtualClock::charge(1000); },
                {.name = "measure/busy", .schedule = "gss", .threads = 2, .timing = Timing::chunks});
   const auto r = last_instance("measure/busy");
   std::int64_t busy = 0;
@@ -52,7 +60,7 @@ TEST(Measurement, ChunkTimingFillsBusyTime) {
     EXPECT_LE(r->busy_share(t), 1.0);
     busy += r->threads[t].busy_ns;
   }
-  EXPECT_GE(busy, 400 * 1000);  // the spins themselves
+  EXPECT_EQ(busy, 400 * 1000);  // exactly what the bodies charged
 }
 
 TEST(Measurement, ExpertChunkIsRecordedAsSuch) {
@@ -80,9 +88,13 @@ TEST(Measurement, UnnamedLoopsAreIdentifiedByCallSite) {
 }
 
 TEST(Measurement, ProfilingFeedsProfileTechniques) {
+  const testing::VirtualClock clock;
   const std::string loop = "measure/profiled";
-  parallel_for(0, 2000, [](int) { testing::spin_ns(1000); }, {.name = loop, .schedule = "profiling", .threads = 2});
-  parallel_for(0, 2000, [](int) { testing::spin_ns(1000); }, {.name = loop, .schedule = "fsc", .threads = 2});
+  // Iterations of 0.8 to 1.2 µs: a profile with a spread.
+  auto body = [](int i) { testing::VirtualClock::charge(800 + 100 * (i % 5)); };
+  parallel_for(0, 2000, body, {.name = loop, .schedule = "profiling", .threads = 2});
+  testing::VirtualClock::next_instance();
+  parallel_for(0, 2000, body, {.name = loop, .schedule = "fsc", .threads = 2});
   EXPECT_EQ(last_instance(loop)->technique, "fsc");  // no fallback: the profile exists
   parallel_for(0, 2000, [](int) {}, {.name = "measure/unprofiled", .schedule = "fsc", .threads = 2});
   EXPECT_EQ(last_instance("measure/unprofiled")->technique, "mfsc");

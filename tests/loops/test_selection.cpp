@@ -5,6 +5,7 @@
 #include <autosched/select/selector_config.hpp>
 
 #include "loop_test_support.hpp"
+#include "drive/virtual_time.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,24 +60,37 @@ TEST(Selection, AutoIsTheDefault) {
   EXPECT_TRUE(r->explored);  // still sweeping after three instances
 }
 
-// SS with chunk 1 on an empty-bodied loop of 2^25 iterations takes ~170 ms,
-// static a few ms (its time on a shared VM has a floor of a scheduler slice,
-// ~4.5 ms, hence the large N): the ss trial runs past twice static's time,
-// is cut, the rest runs on static, and ss is never tried again.
-// The team is started first: in a fresh process the first parallel region
-// also creates the threads, which would inflate static's first (reference) time.
-void warm_up() {
-  parallel_for(0, 1000, [](int) {}, {.name = "selection/warm-up", .schedule = "static", .threads = 2});
+// The guard in virtual time (tests/drive/virtual_time.hpp): every chunk costs 1 µs of
+// hand-out plus 1 ns per iteration. On 2^16 iterations static runs one chunk
+// per thread, ~34 µs; ss with chunk 1 runs 2^16 chunks, ~33 ms per thread.
+// The ss trial runs past twice static's time, is cut, the rest runs on
+// static, and ss is never tried again: decided by the planted costs alone.
+// (bench/guard runs the same on real threads and reports the times.)
+constexpr std::int64_t guard_n = std::int64_t{1} << 16;
+constexpr std::int64_t chunk_ns = 1000;
+
+/// One instance whose chunks charge their virtual cost; checks coverage.
+void run_charged(const std::string& loop, const std::string& schedule) {
+  testing::VirtualClock::next_instance();
+  auto hits = std::make_unique<std::atomic<std::uint8_t>[]>(static_cast<std::size_t>(guard_n));
+  parallel_for_chunks(std::int64_t{0}, guard_n,
+                      [&](std::int64_t first, std::int64_t last) {
+                        testing::VirtualClock::charge(chunk_ns + (last - first));
+                        for (std::int64_t i = first; i < last; ++i) hits[i].fetch_add(1, std::memory_order_relaxed);
+                      },
+                      {.name = loop, .schedule = schedule, .threads = 2});
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < guard_n; ++i) wrong += hits[i].load(std::memory_order_relaxed) != 1;
+  ASSERT_EQ(wrong, 0) << schedule;
 }
 
 TEST(Selection, GuardCutsACatastrophicTrialOnARealLoop) {
-  warm_up();
+  const testing::VirtualClock clock;
   const std::string loop = "selection/guard";
-  const std::int64_t n = std::int64_t{1} << 25;
   std::vector<bool> cut;
   std::vector<std::string> technique;
   for (int k = 0; k < 6; ++k) {
-    run_checked(loop, "auto,portfolio=static,ss", n, 1, 2, 0);
+    run_charged(loop, "auto,portfolio=static,ss");
     const auto r = last_instance(loop);
     cut.push_back(r->cut_short);
     technique.emplace_back(r->technique);
@@ -86,21 +100,32 @@ TEST(Selection, GuardCutsACatastrophicTrialOnARealLoop) {
   EXPECT_EQ(technique[1], "static");
   EXPECT_EQ(technique[2], "ss");
   EXPECT_TRUE(cut[2]) << "the ss trial was not cut";
-  for (int k = 3; k < 6; ++k) EXPECT_EQ(technique[k], "static") << k;
+  for (int k = 3; k < 6; ++k) {
+    EXPECT_EQ(technique[k], "static") << k;
+    EXPECT_FALSE(cut[k]) << k;
+  }
 }
 
 // The same with a counter-based trial (rnd with chunks of 1) finishing on a
-// timed adaptive technique.
+// timed adaptive technique. AWF-B's time depends on how the real team split
+// its chunks, at most ~100 µs on one thread; rnd:1 charges ~33 ms per thread.
 TEST(Selection, GuardWorksForClaimingDispensersAndTimedFallbacks) {
-  warm_up();
+  const testing::VirtualClock clock;
   const std::string loop = "selection/guard-claims";
-  const std::int64_t n = std::int64_t{1} << 25;
-  bool any_cut = false;
-  for (int k = 0; k < 4; ++k) {  // warm-up, awf-b, then the rnd:1 trial
-    run_checked(loop, "auto,portfolio=awf-b,rnd:1", n, 1, 2, 0);
-    any_cut = any_cut || last_instance(loop)->cut_short;
+  std::vector<bool> cut;
+  std::vector<std::string> technique;
+  for (int k = 0; k < 5; ++k) {  // warm-up, awf-b, the rnd:1 trial, then awf-b again
+    run_charged(loop, "auto,portfolio=awf-b,rnd:1");
+    const auto r = last_instance(loop);
+    cut.push_back(r->cut_short);
+    technique.emplace_back(r->technique);
   }
-  EXPECT_TRUE(any_cut);
+  EXPECT_EQ(technique[2], "rnd");
+  EXPECT_TRUE(cut[2]) << "the rnd:1 trial was not cut";
+  for (int k : {0, 1, 3, 4}) {
+    EXPECT_EQ(technique[k], "awf-b") << k;
+    EXPECT_FALSE(cut[k]) << k;
+  }
 }
 
 // Two threads run the same auto loop at once: decisions never overlap.

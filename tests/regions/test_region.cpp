@@ -3,6 +3,7 @@
 // persistence through model files and the store with fallbacks (§18.4),
 // misuse, and the C interface.
 #include <autosched/core/error.hpp>
+#include <autosched/drive/clock.hpp>
 #include <autosched/regions/adapt.hpp>
 #include <autosched/regions/detail/region_state.hpp>
 #include <autosched/regions/region.hpp>
@@ -78,6 +79,10 @@ std::int64_t samples_in(Region& r) {
   return n;
 }
 
+/// A clock that moves only when a test moves it.
+std::atomic<std::int64_t> scripted_ns{1'000'000'000};
+std::int64_t scripted_clock() noexcept { return scripted_ns.load(); }
+
 }  // namespace
 
 TEST(Region, LearnsThePlantedOracleThroughScopes) {
@@ -95,13 +100,12 @@ TEST(Region, TimesTheScopeWhenNoMetricIsGiven) {
   o.min_train = 2;
   o.persist = false;
   Region r("timed", o);
+  // The scope reads the driver's clock; here it shows 1 ms for "fast" and
+  // 20 ms for "slow", whatever the machine does meanwhile.
+  const autosched::drive::ScopedClock clock(&scripted_clock);
   for (int i = 0; i < 2; ++i) {
     auto s = r.begin({});
-    if (s.label() == "slow") {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
+    scripted_ns += s.label() == "slow" ? 20'000'000 : 1'000'000;
   }
   ASSERT_TRUE(r.stats().trained);
   EXPECT_EQ(r.predict({}), 0);

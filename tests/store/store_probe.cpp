@@ -6,7 +6,12 @@
 // parent waits for it and fails if the child did.
 // Prints one line per instance ("<instance> <technique> <chunk> <explored>")
 // and a last line "instances=<k> explored=<e> first=<technique>".
+// With STORE_PROBE_CHUNK_NS=<ns> in the environment the loop runs in virtual
+// time (tests/drive/virtual_time.hpp): every chunk costs <ns> plus 1 ns per
+// iteration, so what the selector learns does not depend on the machine.
 #include <autosched/autosched.hpp>
+
+#include "drive/virtual_time.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -20,6 +25,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include <sys/wait.h>
@@ -36,11 +42,20 @@ int main(int argc, char** argv) {
   const std::string schedule = argv[4];
   const long flush_every = argc > 5 ? std::atol(argv[5]) : 0;
   const bool fork_at_end = argc > 6 && std::string(argv[6]) == "fork";
+  const char* chunk_ns_text = std::getenv("STORE_PROBE_CHUNK_NS");
+  const long chunk_ns = chunk_ns_text != nullptr ? std::atol(chunk_ns_text) : 0;
+  std::unique_ptr<autosched::testing::VirtualClock> virtual_clock;
+  if (chunk_ns > 0) virtual_clock = std::make_unique<autosched::testing::VirtualClock>();
   std::atomic<long> touched{0};
   long explored = 0;
   std::string first;
   for (long k = 0; k < instances; ++k) {
-    autosched::parallel_for_chunks(0L, n, [&](long a, long b) { touched.fetch_add(b - a, std::memory_order_relaxed); },
+    if (virtual_clock) autosched::testing::VirtualClock::next_instance();
+    autosched::parallel_for_chunks(0L, n,
+                                   [&](long a, long b) {
+                                     touched.fetch_add(b - a, std::memory_order_relaxed);
+                                     if (chunk_ns > 0) autosched::testing::VirtualClock::charge(chunk_ns + (b - a));
+                                   },
                                    {.name = loop, .schedule = schedule, .threads = 2});
     const auto r = autosched::last_instance(loop);
     if (!r) return 3;

@@ -56,34 +56,23 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-// A loop with one clearly best arm, whatever the build's speed: static on an
-// almost empty body, against self-scheduling 2^18 chunks of one iteration
-// (its trial is cut short and the arm retired).
+// A loop with one clearly best arm, in virtual time (1 µs per chunk, 1 ns per
+// iteration): static runs one chunk per thread, self-scheduling 2^18 chunks
+// of one iteration (its trial is cut short and the arm retired). Every static
+// instance costs the same, so no change test fires, however busy the machine.
 constexpr const char* stable_loop = "stable 40 262144 auto,portfolio=static,ss";
 
 TEST(StoreProcesses, SecondRunResumesWithoutExploring) {
   TempDir dir;
-  const std::string env = "AUTOSCHED_DB=" + dir.file("s.db");
+  const std::string env = "STORE_PROBE_CHUNK_NS=1000 AUTOSCHED_DB=" + dir.file("s.db");
   const ProbeRun first = probe(dir, env, stable_loop);
   ASSERT_EQ(first.rc, 0) << first.err;
   EXPECT_GE(first.explored, 2) << first.out;  // the sweep tries the other arms
   const ProbeRun second = probe(dir, env, stable_loop);
   ASSERT_EQ(second.rc, 0) << second.err;
   EXPECT_EQ(second.first, "static") << second.out;
-  // No sweep: the first instances exploit the stored arm. (Later, a change
-  // test may rightly re-check an arm when a slow machine, e.g. under TSan,
-  // makes the loop look changed; that is not a repeated sweep.)
-  int early_explored = 0;
-  for (const auto& l : lines(second.out)) {
-    long step = 0, chunk = 0;
-    char arm[32];
-    int explored = 0;
-    if (std::sscanf(l.c_str(), "%ld %31s %ld %d", &step, arm, &chunk, &explored) == 4 && step < 20) {
-      early_explored += explored;
-    }
-  }
-  EXPECT_EQ(early_explored, 0) << second.out;
-  EXPECT_LE(second.explored, 2) << second.out;  // at most one re-check pair
+  // No sweep, no re-check: in virtual time every instance exploits the stored arm.
+  EXPECT_EQ(second.explored, 0) << second.out;
   Database db(dir.file("s.db"));
   EXPECT_EQ(db.history_rows(), 80);
   const auto points = db.points();

@@ -98,8 +98,9 @@ TEST(Dispensers, EveryTechniqueCoversEveryIndexExactlyOnce) {
   }
 }
 
-double share_of_slow_worker(TechniqueId id, LoopMemory& memory) {
-  const std::vector<double> cost{3.0, 1.0, 1.0, 1.0};  // worker 0 is 3× slower
+double share_of_slow_worker(TechniqueId id, LoopMemory& memory, int workers = 4) {
+  std::vector<double> cost(static_cast<std::size_t>(workers), 1.0);
+  cost[0] = 3.0;  // worker 0 is 3× slower
   const Simulated s = simulate(id, 100000, 0, cost, with_profile(), memory);
   return static_cast<double>(s.iterations[0]) / 100000.0;
 }
@@ -116,6 +117,20 @@ TEST(Dispensers, AdaptiveTechniquesGiveASlowWorkerLessWork) {
                          TechniqueId::af, TechniqueId::maf}) {
     LoopMemory memory;
     EXPECT_LT(share_of_slow_worker(id, memory), 0.18) << technique_info(id).name;
+  }
+}
+
+// Two workers, the first three times slower (as in tests/loops/test_adaptive.cpp,
+// which runs the AWF variants on a real team): ideal 1/4, static 1/2.
+TEST(Dispensers, AdaptiveTechniquesGiveTheSlowerOfTwoWorkersLessWork) {
+  LoopMemory fresh;
+  EXPECT_DOUBLE_EQ(share_of_slow_worker(TechniqueId::static_, fresh, 2), 0.5);
+  for (TechniqueId id : {TechniqueId::awf_b, TechniqueId::awf_c, TechniqueId::awf_d, TechniqueId::awf_e,
+                         TechniqueId::af, TechniqueId::maf}) {
+    LoopMemory memory;
+    const double share = share_of_slow_worker(id, memory, 2);
+    EXPECT_LT(share, 0.42) << technique_info(id).name;
+    EXPECT_GT(share, 0.0) << technique_info(id).name;
   }
 }
 
