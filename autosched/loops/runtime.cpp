@@ -1,7 +1,7 @@
 #include <autosched/loops/detail/loop_record.hpp>
 #include <autosched/loops/loop_registry.hpp>
 #include <autosched/loops/parallel_for.hpp>
-#include <autosched/loops/schedule_environment.hpp>
+#include <autosched/select/schedule_environment.hpp>
 
 #include <autosched/core/clock.hpp>
 #include <autosched/core/environment.hpp>
@@ -341,10 +341,10 @@ Instance* LoopRecord::open(const LoopCall& call, std::int64_t n, int p) {
   inst.begin_ = call.begin;
   inst.n_ = n;
   inst.timing_ = o.timing;
-  inst.requested_ = schedule.technique;
-  inst.expert_ = schedule.expert_chunk;
-  inst.chunk_ = schedule.chunk;
-  inst.params_ = schedule.params;
+  inst.requested_ = schedule.fixed.technique;
+  inst.expert_ = schedule.fixed.expert_chunk;
+  inst.chunk_ = schedule.fixed.chunk;
+  inst.params_ = schedule.fixed.params;
   if (schedule.selection) choose_arm(inst, *schedule.selection, n, p);
   if (o.profile) {
     if (!inst.params_.mu_ns) inst.params_.mu_ns = o.profile->mu_ns;
@@ -532,7 +532,7 @@ void LoopRecord::choose_arm(Instance& inst, const SelectorConfig& config, std::i
     inst.slot_ = &slot;
     inst.explored_ = inst.decision_.exploring;
   }
-  const LoopArm& arm = slot.point->arms()[static_cast<std::size_t>(inst.decision_.arm)];
+  const TechniqueSpec& arm = slot.point->arms()[static_cast<std::size_t>(inst.decision_.arm)];
   inst.requested_ = arm.technique;
   inst.chunk_ = arm.chunk;
   inst.expert_ = arm.expert_chunk;
@@ -541,7 +541,7 @@ void LoopRecord::choose_arm(Instance& inst, const SelectorConfig& config, std::i
 
 bool LoopRecord::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   std::lock_guard lock(mutex_);
-  const LoopArm& arm = inst.fallback_arm_;
+  const TechniqueSpec& arm = inst.fallback_arm_;
   const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
   const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now_ns()};
   prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);

@@ -417,7 +417,7 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
         it = ids.emplace(k, point_id(key)).first;
       }
       const auto id = find_technique(r.technique);
-      const std::string arm = LoopArm{id.value_or(TechniqueId::static_), r.chunk, r.exp_chunk}.label();
+      const std::string arm = TechniqueSpec{id.value_or(TechniqueId::static_), r.chunk, r.exp_chunk, {}}.label();
       const LoopMetrics& m = r.metrics;
       insert.reset();
       insert.bind(1, it->second)

@@ -20,6 +20,7 @@
 #include <autosched/techniques/shrinking_sequence.hpp>
 #include <autosched/techniques/ss.hpp>
 #include <autosched/techniques/tap.hpp>
+#include <autosched/techniques/technique_spec.hpp>
 #include <autosched/techniques/tfss.hpp>
 #include <autosched/techniques/tss.hpp>
 #include <autosched/techniques/viss.hpp>

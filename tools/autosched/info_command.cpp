@@ -6,7 +6,7 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/version.hpp>
-#include <autosched/loops/schedule_environment.hpp>
+#include <autosched/select/schedule_environment.hpp>
 #include <autosched/store/store.hpp>
 #include <autosched/techniques/catalogue.hpp>
 

@@ -2,7 +2,7 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/loops/schedule.hpp>
+#include <autosched/select/schedule.hpp>
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 /// include this to look at a loop's memory).
 
 #include <autosched/loops/detail/loop_call.hpp>
-#include <autosched/loops/schedule.hpp>
+#include <autosched/select/schedule.hpp>
 #include <autosched/measure/instance_record.hpp>
 #include <autosched/select/decision_point.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
@@ -105,7 +105,7 @@ class Instance {
   // Guard: a trial with a budget is cut at deadline_ns_; the unclaimed rest
   // [fallback_begin_, N) then runs on the fallback arm.
   std::int64_t deadline_ns_ = 0;  ///< 0: not guarded
-  LoopArm fallback_arm_;
+  TechniqueSpec fallback_arm_;
   std::int64_t fallback_begin_ = 0;
   AnyDispenser fallback_;
   Workspace fallback_workspace_;

@@ -25,7 +25,7 @@
 /// warning naming the variable, the value and what is accepted, and is
 /// ignored: the computation continues.
 
-#include <autosched/loops/schedule.hpp>
+#include <autosched/select/schedule.hpp>
 
 #include <cstdint>
 #include <functional>
