@@ -19,6 +19,7 @@
 #include <autosched/techniques/pls.hpp>
 #include <autosched/techniques/shrinking_sequence.hpp>
 #include <autosched/techniques/ss.hpp>
+#include <autosched/techniques/substitution.hpp>
 #include <autosched/techniques/tap.hpp>
 #include <autosched/techniques/technique_spec.hpp>
 #include <autosched/techniques/tfss.hpp>
