@@ -3,6 +3,7 @@
 /// Umbrella header of the techniques layer: the DLS portfolio as chunk
 /// calculators and dispensers, usable by any driver (threads, MPI, simulator).
 
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 #include <autosched/techniques/auto_llvm.hpp>
 #include <autosched/techniques/catalogue.hpp>
