@@ -10,8 +10,7 @@ Schedule parse_schedule(std::string_view text, std::string_view source) {
   // Say that `auto` would do too, not only a technique.
   const std::string_view head = text::split(text::split(text, ',').front(), ':').front();
   if (!find_technique(text::lower(head))) {
-    detail::throw_error(
-        text::bad_value(source, text, "a technique name or auto[:<selector>]: " + technique_names()));
+    detail::throw_error(text::bad_value(source, text, "a technique name or auto[:<selector>]: " + technique_names()));
   }
   return Schedule{parse_technique_spec(text, source), std::nullopt};
 }

@@ -49,8 +49,8 @@ TechniqueSpec parse_technique_spec(std::string_view text, std::string_view sourc
   const std::string name = text::lower(text::trim(head.substr(0, colon)));
   const auto id = find_technique(name);
   if (!id) {
-    detail::throw_error(text::bad_value(source, whole,
-                                        "a technique: " + technique_names() + "; got '" + std::string(head) + "'"));
+    detail::throw_error(
+        text::bad_value(source, whole, "a technique: " + technique_names() + "; got '" + std::string(head) + "'"));
   }
   TechniqueSpec spec;
   spec.technique = *id;

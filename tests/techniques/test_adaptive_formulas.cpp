@@ -38,7 +38,7 @@ TEST(AdaptiveFormulas, AfWithSpread) {
 TEST(AdaptiveFormulas, AfSubChunks) {
   EXPECT_EQ(af_sub_chunk(100, 10, 1), 10);  // the first chunk: 100 / divider 10
   EXPECT_EQ(af_sub_chunk(105, 10, 1), 10);
-  EXPECT_EQ(af_sub_chunk(7, 10, 1), 7);    // below the divider: one sub-chunk
+  EXPECT_EQ(af_sub_chunk(7, 10, 1), 7);      // below the divider: one sub-chunk
   EXPECT_EQ(af_sub_chunk(100, 10, 16), 16);  // the minimum chunk c wins
 }
 

@@ -12,8 +12,8 @@ using T = TechniqueId;
 TEST(Substitution, WithoutAProfile) {
   const TechniqueParams none;
   const LoopMemory fresh;
-  const std::pair<T, T> expected[] = {{T::fsc, T::mfsc}, {T::fac, T::fac2}, {T::mfac, T::fac2},
-                                      {T::bold, T::fac2}, {T::tap, T::gss}};
+  const std::pair<T, T> expected[] = {
+      {T::fsc, T::mfsc}, {T::fac, T::fac2}, {T::mfac, T::fac2}, {T::bold, T::fac2}, {T::tap, T::gss}};
   for (const auto& [asked, ran] : expected) {
     const Substitution s = substitute_for(asked, none, fresh);
     EXPECT_EQ(s.requested, asked);
