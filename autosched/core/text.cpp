@@ -93,4 +93,56 @@ std::int64_t integer_in(std::string_view name, std::string_view whole, std::stri
   return *v;
 }
 
+std::size_t one_of(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                   std::span<const std::string_view> accepted) {
+  for (std::size_t i = 0; i < accepted.size(); ++i) {
+    if (accepted[i] == value) return i;
+  }
+  detail::throw_error(bad_value(name, whole,
+                                std::string(key) + " = one of " + join({accepted.begin(), accepted.end()}) +
+                                    ", got '" + std::string(value) + "'"));
+}
+
+KeyValue split_key_value(std::string_view item) noexcept {
+  const auto eq = item.find('=');
+  if (eq == std::string_view::npos) return {{}, trim(item), false};
+  return {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), true};
+}
+
+void read_key_values(std::string_view name, std::string_view whole, std::span<const std::string_view> items,
+                     const KeyRules& rules,
+                     const std::function<void(const std::string& key, std::string_view value)>& apply) {
+  const std::string keys = join({rules.keys.begin(), rules.keys.end()});
+  std::vector<std::string> seen;
+  std::string previous;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const KeyValue kv = split_key_value(items[i]);
+    std::string key = lower(kv.key);
+    if (!kv.has_equals) {
+      std::optional<std::string> as_key = rules.bare ? rules.bare(i, kv.value, previous) : std::nullopt;
+      if (!as_key) {
+        std::string accepted = "<key>=<value> items after the name; '" + std::string(kv.value) + "' has no '='";
+        if (!rules.bare_note.empty()) accepted += " (" + std::string(rules.bare_note) + ")";
+        accepted += ". Keys for " + std::string(rules.owner) + ": " + keys;
+        detail::throw_error(bad_value(name, whole, accepted));
+      }
+      if (as_key->empty()) continue;  // consumed by the callback
+      key = *as_key;
+    } else {
+      bool known = false;
+      for (std::string_view k : rules.keys) known = known || k == key;
+      if (!known) {
+        detail::throw_error(bad_value(
+            name, whole, "a key " + std::string(rules.owner) + " accepts (" + keys + "), got '" + key + "'"));
+      }
+    }
+    for (const std::string& k : seen) {
+      if (k == key) detail::throw_error(bad_value(name, whole, "each key at most once; '" + key + "' repeats"));
+    }
+    seen.push_back(key);
+    previous = key;
+    apply(key, kv.value);
+  }
+}
+
 }  // namespace autosched::text

@@ -3,8 +3,11 @@
 /// Strict parsing of the small texts autosched reads from options, environment
 /// variables and files: whole-token numbers, key=value lists, trimming.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +44,42 @@ double number_in(std::string_view name, std::string_view whole, std::string_view
 /// The same for an integer in [low, high].
 std::int64_t integer_in(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
                         std::int64_t low, std::int64_t high);
+
+/// The index in `accepted` of `value` (compared as given: lower-case it
+/// first for case-insensitive keys). Otherwise throws autosched::Error:
+/// "<name>=<whole>: expected <key> = one of a, b, c, got '<value>'".
+std::size_t one_of(std::string_view name, std::string_view whole, std::string_view key, std::string_view value,
+                   std::span<const std::string_view> accepted);
+
+/// One item of a `<key>=<value>` list, split at its first '=' and trimmed.
+struct KeyValue {
+  std::string_view key;    ///< empty when the item has no '='
+  std::string_view value;  ///< the whole item when it has no '='
+  bool has_equals = false;
+};
+KeyValue split_key_value(std::string_view item) noexcept;
+
+/// How read_key_values() judges the items of one setting.
+struct KeyRules {
+  std::string_view owner;                  ///< who accepts the keys, for messages: "gss", "qlearn"
+  std::span<const std::string_view> keys;  ///< the keys `owner` accepts
+  /// An item without '=' at position `index` (0 = first item after the
+  /// head), after items whose last key was `previous`: returns the key it
+  /// stands for (e.g. "chunk" for the 4 of "dynamic,4"), "" when the callback
+  /// consumed the item itself (a list continuing a key), or nullopt to reject
+  /// it. Unset: every such item is rejected.
+  std::function<std::optional<std::string>(std::size_t index, std::string_view item, std::string_view previous)> bare;
+  std::string_view bare_note;  ///< added to the message rejecting an item without '='
+};
+
+/// The one reader of `<head>,<key>=<value>,...` settings (schedules, selector
+/// options, region models, environment aliases). `items` are the
+/// comma-separated parts after the head of the setting `name`=`whole`; keys
+/// are compared lower-case. Calls `apply(key, value)` for each item in order,
+/// after rejecting, with the standard message naming `name`, `whole` and what
+/// is accepted: an item without '=' (unless `rules.bare` maps it), a key
+/// `rules.owner` does not accept, and a key given twice.
+void read_key_values(std::string_view name, std::string_view whole, std::span<const std::string_view> items,
+                     const KeyRules& rules, const std::function<void(const std::string& key, std::string_view value)>& apply);
 
 }  // namespace autosched::text

@@ -81,7 +81,7 @@ class Instance {
   /// What ran: the arm asked for (`spec_.technique`, the schedule's or the
   /// decision's), and the technique set up (differs when it had to be
   /// substituted, e.g. fsc without a profile runs mfsc).
-  LoopArm spec_;
+  TechniqueSpec spec_;
   TechniqueId ran_ = TechniqueId::static_;
   bool exp_chunk_ = false;  ///< spec_.chunk was computed by expChunk(N, P)
   std::int64_t chunk_ = 0;  ///< the chunk parameter used

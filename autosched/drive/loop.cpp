@@ -118,8 +118,8 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   inst.begin_ = request.begin;
   inst.n_ = request.n;
   inst.time_chunks_ = request.time_chunks;
-  inst.spec_ = LoopArm{schedule.technique, schedule.chunk, schedule.expert_chunk};
-  inst.params_ = schedule.params;
+  inst.spec_ = schedule.fixed;
+  inst.params_ = schedule.fixed.params;
   if (schedule.selection) {
     if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
     inst.group_ = group_;
@@ -168,7 +168,7 @@ Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& requ
 
 bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   std::lock_guard lock(mutex_);
-  const LoopArm& arm = inst.ticket_.fallback;
+  const TechniqueSpec& arm = inst.ticket_.fallback;
   const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
   const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now()};
   prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
@@ -184,14 +184,10 @@ namespace {
 /// The arm of `slot`'s portfolio that equals what ran, when the technique
 /// asked for was substituted (fsc without a profile runs mfsc): the selector
 /// then learns about the arm that actually ran. -1 when no arm matches.
-int arm_that_ran(const DecisionSlot& slot, TechniqueId ran, const LoopArm& asked) {
-  const Portfolio& arms = slot.point->arms();
-  for (std::size_t i = 0; i < arms.size(); ++i) {
-    if (arms[i].technique == ran && arms[i].chunk == asked.chunk && arms[i].expert_chunk == asked.expert_chunk) {
-      return static_cast<int>(i);
-    }
-  }
-  return -1;
+int arm_that_ran(const DecisionSlot& slot, TechniqueId ran, const TechniqueSpec& asked) {
+  TechniqueSpec ran_arm = asked;  // the portfolio's arm: no instance parameters added
+  ran_arm.technique = ran;
+  return find_arm(slot.point->arms(), ran_arm);
 }
 
 }  // namespace
@@ -228,7 +224,7 @@ void Loop::close(Instance& inst) noexcept {
       inst.group_->abandon(t);
     } else {
       if (inst.ran_ != inst.spec_.technique) {
-        if (const int ran = arm_that_ran(*t.slot, inst.ran_, inst.spec_); ran >= 0) t.decision.arm = ran;
+        if (const int ran = arm_that_ran(*t.slot, inst.ran_, t.arm); ran >= 0) t.decision.arm = ran;
       }
       const auto learned = inst.group_->complete(t, Outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_});
       r.selection_ns = learned.cost_ns;

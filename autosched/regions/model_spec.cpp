@@ -90,19 +90,10 @@ ModelSpec parse_model_spec(std::string_view text, std::string_view source) {
   }
   m.kind = found->kind;
   const auto keys = keys_for(m.kind);
-  std::vector<std::string> seen;
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    const auto part = parts[i];
-    const auto eq = part.find('=');
-    const std::string key = text::lower(text::trim(part.substr(0, eq)));
-    const std::string value = eq == std::string_view::npos ? "" : std::string(text::trim(part.substr(eq + 1)));
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      detail::throw_error(text::bad_value(
-          source, text, "a key " + std::string(m.name()) + " accepts (" + text::join(keys) + "), got '" + key + "'"));
-    }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      detail::throw_error(text::bad_value(source, text, "each key at most once; '" + key + "' repeats"));
-    seen.push_back(key);
+  const std::vector<std::string_view> items(parts.begin() + 1, parts.end());
+  const text::KeyRules rules{m.name(), keys, {}, {}};
+  text::read_key_values(source, text, items, rules, [&](const std::string& key, std::string_view value_view) {
+    const std::string value(value_view);
     auto number = [&](double low, double high) { return text::number_in(source, text, key, value, low, high); };
     auto integer = [&](std::int64_t low, std::int64_t high) {
       return text::integer_in(source, text, key, value, low, high);
@@ -152,7 +143,7 @@ ModelSpec parse_model_spec(std::string_view text, std::string_view source) {
       if (value.empty()) detail::throw_error(text::bad_value(source, text, "load = the path of a model file"));
       m.load = value;
     }
-  }
+  });
   return m;
 }
 

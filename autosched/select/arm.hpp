@@ -1,29 +1,17 @@
 #pragma once
 /// @file
-/// An arm of a loop's decision: a technique with its chunk parameter, and
-/// the portfolios selectors choose from. Selectors themselves only see arm
-/// indices, so tunable regions and MPI loops reuse them with other arms.
+/// The arms of a loop's decision and the portfolios selectors choose from.
+/// An arm is a TechniqueSpec (techniques/technique_spec.hpp), written in
+/// lists in its compact spelling (`gss:16`, `ss:expert`). Selectors only see
+/// arm indices, so tunable regions and MPI loops reuse them with other arms.
 
-#include <autosched/techniques/catalogue.hpp>
+#include <autosched/techniques/technique_spec.hpp>
 
-#include <cstdint>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace autosched {
 
-struct LoopArm {
-  TechniqueId technique = TechniqueId::static_;
-  std::int64_t chunk = 0;     ///< 0 = the technique's default
-  bool expert_chunk = false;  ///< expChunk(N, P) at each instance
-
-  /// "gss", "gss:16", "gss:expert".
-  [[nodiscard]] std::string label() const;
-  friend bool operator==(const LoopArm&, const LoopArm&) = default;
-};
-
-using Portfolio = std::vector<LoopArm>;
+using Portfolio = std::vector<TechniqueSpec>;
 
 /// Auto4OMP's 12, in its order (spec/loops.md §1): static, ss, tss,
 /// auto-llvm, guided-llvm (libomp's GSS), mfac2, static-steal, awf-b, awf-c,
@@ -34,9 +22,10 @@ Portfolio auto4omp_portfolio();
 /// awf-d, awf-e, af.
 Portfolio lb4mpi_portfolio();
 
-/// Parses one arm ("gss", "gss:16", "ss:expert"). Errors name `source` and
-/// `whole` (the full value the arm came from; the arm itself when empty).
-/// Throws autosched::Error.
-LoopArm parse_arm(std::string_view text, std::string_view source, std::string_view whole = {});
+/// The index of the arm equal to `spec` in `arms`, or -1. The driver credits
+/// the arm that ran: when substitute_for() replaced the chosen technique,
+///   find_arm(arms, {ran, chosen.chunk, chosen.expert_chunk, chosen.params})
+/// is the arm to credit, if the portfolio has it.
+[[nodiscard]] int find_arm(const Portfolio& arms, const TechniqueSpec& spec) noexcept;
 
 }  // namespace autosched

@@ -57,12 +57,12 @@ struct Ticket {
   /// an in-flight decision (it must then neither complete nor abandon).
   DecisionSlot* slot = nullptr;
   Decision decision;
-  LoopArm arm;                 ///< the arm to run
+  TechniqueSpec arm;           ///< the arm to run
   std::string_view selector;   ///< the selector's name, for records
   bool explored = false;
   /// The arm to finish on when a guarded trial is cut (valid when
   /// decision.budget_ns > 0 and decision.fallback >= 0).
-  LoopArm fallback;
+  TechniqueSpec fallback;
 };
 
 /// The decision points of one identity. Thread-safe; addresses are stable

@@ -1,5 +1,7 @@
 #include <autosched/select/rl_agent.hpp>
 
+#include <autosched/select/rl_names.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,21 +10,7 @@
 
 namespace autosched {
 
-std::string_view RlAgent::learner_name(RlLearner learner) noexcept {
-  switch (learner) {
-    case RlLearner::qlearn:
-      return "qlearn";
-    case RlLearner::sarsa:
-      return "sarsa";
-    case RlLearner::doubleq:
-      return "doubleq";
-    case RlLearner::qv:
-      return "qv";
-    case RlLearner::expected_sarsa:
-      return "expected-sarsa";
-  }
-  return "qlearn";
-}
+std::string_view RlAgent::learner_name(RlLearner learner) noexcept { return rl_learner_name(learner); }
 
 RlAgent::RlAgent(int arms, RlConfig config, SelectorLog* log, std::string loop, std::string name)
     : arms_(std::max(1, arms)),

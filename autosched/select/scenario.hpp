@@ -42,7 +42,7 @@ struct Curve {
 };
 
 struct ScenarioArm {
-  LoopArm arm;
+  TechniqueSpec arm;
   Curve time_ms;
   Curve lib;
 };

@@ -1,21 +1,18 @@
 #pragma once
 /// @file
-/// A loop's schedule and its text form (spec/loops.md §5): either fixed,
+/// A loop's schedule and its text form (spec/loops.md §5): either fixed, a
+/// TechniqueSpec in its full spelling (techniques/technique_spec.hpp),
 ///   <technique>[,chunk=<n>|expert][,<key>=<value>...]
 ///   e.g. `gss`, `static,chunk=64`, `tss,chunk=expert`, `fac,mu=120,sigma=40`,
-///   `wf,weights=1:1:2:2` (a bare number after the technique is the chunk,
-///   `dynamic,4`; names are case-insensitive and LB4OMP spellings are
-///   accepted: `dynamic`, `fac2a`, …),
 /// or chosen at every instance by a selector (select/selector_config.hpp),
 ///   auto[:<selector>][,<key>=<value>...]
 ///   e.g. `auto`, `auto:exhaustive`, `auto:qlearn,policy=softmax,tau=1.5`.
-/// `auto` is the default.
+/// `auto` is the default. Configuration shared by every front-end (loops,
+/// the OpenMP drop-in, MPI), hence here and not in one of them.
 
 #include <autosched/select/selector_config.hpp>
-#include <autosched/techniques/catalogue.hpp>
-#include <autosched/techniques/loop_shape.hpp>
+#include <autosched/techniques/technique_spec.hpp>
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,12 +20,9 @@
 namespace autosched {
 
 struct Schedule {
-  TechniqueId technique = TechniqueId::static_;
-  std::int64_t chunk = 0;     ///< 0: the technique's default
-  bool expert_chunk = false;  ///< chunk=expert: expChunk(N, P) at each instance
-  TechniqueParams params;
-  /// Set when a selector chooses the arm of every instance (`auto…`); the
-  /// fields above are then unused.
+  /// The technique of every instance; unused when `selection` is set.
+  TechniqueSpec fixed;
+  /// Set when a selector chooses the arm of every instance (`auto…`).
   std::optional<SelectorConfig> selection;
 
   /// Canonical text, e.g. "gss,chunk=16", or the selector text as written.

@@ -3,6 +3,7 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/select/rl_names.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -32,25 +33,28 @@ constexpr RlAlias rl_aliases[] = {
     {"CHUNK_TYPE", "agent"},  {"SELECTOR_TYPE", "agent"},
 };
 
-/// An RL agent by LB4OMP/LB4MPI number or name; empty if unknown.
+/// An RL agent by LB4OMP/LB4MPI number or name, in autosched's spelling;
+/// empty if unknown.
 std::string agent_name(std::string_view v) {
-  const std::string s = text::lower(text::trim(v));
-  static const std::pair<std::string_view, std::string_view> names[] = {
-      {"8", "qlearn"},           {"qlearner", "qlearn"},    {"9", "doubleq"},  {"doubleqlearner", "doubleq"},
-      {"10", "sarsa"},           {"sarsa_learner", "sarsa"}, {"sarsalearner", "sarsa"},
-      {"11", "expected-sarsa"},  {"expectedsarsa_learner", "expected-sarsa"},
-      {"expectedsarsalearner", "expected-sarsa"},          {"12", "qv"},      {"qv_learner", "qv"},
-      {"qvlearner", "qv"},       {"qlearn", "qlearn"},      {"sarsa", "sarsa"}, {"doubleq", "doubleq"},
-      {"qv", "qv"},              {"expected-sarsa", "expected-sarsa"}};
-  for (const auto& [k, name] : names) {
-    if (k == s) return std::string(name);
-  }
-  return {};
+  const auto learner = find_rl_learner_alias(v);
+  return learner ? std::string(rl_learner_name(*learner)) : std::string();
 }
 
-constexpr const char* agent_accepted =
-    "8 (QLearner), 9 (DoubleQLearner), 10 (SARSA_Learner), 11 (ExpectedSARSA_Learner), 12 (QV_Learner) or "
-    "autosched's names qlearn, doubleq, sarsa, expected-sarsa, qv";
+/// "8 (QLearner), 9 (DoubleQLearner), … or autosched's names qlearn, …".
+std::string agent_accepted() {
+  std::string out;
+  for (const auto& l : rl_learner_names()) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(l.lb4omp_method) + " (" + std::string(l.lb4mpi_name) + ")";
+  }
+  return out + " or autosched's names " + rl_learner_list();
+}
+
+/// The selector of a selection text: "qlearn" for "auto:qlearn,alpha=0.3".
+std::string selector_of(std::string_view text) {
+  const std::string head = text::lower(text::split(text, ',').front());
+  return head.size() > 5 ? std::string(text::trim(std::string_view(head).substr(5))) : std::string("auto");
+}
 
 void read_rl_keys(const EnvironmentLookup& get, ScheduleEnvironment& env) {
   for (const char* prefix : {"KMP_RL_", "LB4MPI_RL_"}) {
@@ -63,7 +67,7 @@ void read_rl_keys(const EnvironmentLookup& get, ScheduleEnvironment& env) {
       if (std::string_view(a.key) == "agent") {
         const std::string name = agent_name(v);
         if (name.empty()) {
-          env.problems.push_back(text::bad_value(var, *value, agent_accepted) + "; ignoring it");
+          env.problems.push_back(text::bad_value(var, *value, agent_accepted()) + "; ignoring it");
           continue;
         }
         v = name;
@@ -94,14 +98,11 @@ std::optional<Schedule> alias_schedule(const EnvironmentLookup& get, ScheduleEnv
           case 2: selector = "random"; break;
           case 3: selector = "exhaustive"; break;
           case 4: selector = "binary"; break;
+          // 6 "QLearnerOld" and 7 "SARSALearnerOld" both run the Q-learner in LB4OMP.
+          case 6: case 7: selector = "qlearn"; break;
           case 5: selector = "expert"; break;
-          case 6: case 7: case 8: selector = "qlearn"; break;
-          case 9: selector = "doubleq"; break;
-          case 10: selector = "sarsa"; break;
-          case 11: selector = "expected-sarsa"; break;
-          case 12: selector = "qv"; break;
           case 15: selector = "chunk"; break;
-          default: break;
+          default: selector = agent_name(parts[1]); break;  // 8–12: the learners' table
         }
       }
       if (method && (*method == 13 || *method == 14)) {
@@ -127,7 +128,7 @@ std::optional<Schedule> alias_schedule(const EnvironmentLookup& get, ScheduleEnv
                                              "an agent for loops; StealRatioSelector (16) applies to MPI work "
                                              "stealing only; ignoring it"));
     } else if (selector.empty() && v != "0") {
-      env.problems.push_back(text::bad_value("MPI_RL_OPTION", *mpi, std::string(agent_accepted) +
+      env.problems.push_back(text::bad_value("MPI_RL_OPTION", *mpi, agent_accepted() +
                                                                         ", 15 (ChunkParameterSelector) or 0; ignoring it"));
     } else if (!selector.empty()) {
       const std::string text = "auto:" + selector;
@@ -151,14 +152,14 @@ const Schedule* ScheduleEnvironment::for_loop(std::string_view loop) const noexc
 std::string ScheduleEnvironment::with_rl_keys(std::string_view text) const {
   std::string out(text::trim(text));
   if (rl_keys.empty() || !is_selection_text(out)) return out;
-  const std::string head = text::lower(text::split(out, ',').front());
-  const bool rl = head == "auto:qlearn" || head == "auto:sarsa" || head == "auto:doubleq" || head == "auto:qv" ||
-                  head == "auto:expected-sarsa" || head == "auto:chunk";
-  if (!rl) return out;
+  const std::string selector = selector_of(out);
+  if (!find_rl_learner(selector) && selector != "chunk") return out;
+  std::vector<std::string> set;  // the keys the text gives itself
+  const auto items = text::split(out, ',');
+  for (std::size_t i = 1; i < items.size(); ++i) set.push_back(text::lower(text::split_key_value(items[i]).key));
   for (const auto& [key, value] : rl_keys) {
-    if (key == "agent" && head != "auto:chunk") continue;
-    const bool set = out.find("," + key + "=") != std::string::npos;
-    if (!set) out += "," + key + "=" + value;
+    if (key == "agent" && selector != "chunk") continue;
+    if (std::find(set.begin(), set.end(), key) == set.end()) out += "," + key + "=" + value;
   }
   return out;
 }
@@ -181,8 +182,8 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get) {
   if (auto schedule_for = get("AUTOSCHED_SCHEDULE_FOR")) {
     for (auto entry : text::split(*schedule_for, ';')) {
       if (entry.empty()) continue;
-      const auto eq = entry.find('=');
-      const auto loop = eq == std::string_view::npos ? std::string_view{} : text::trim(entry.substr(0, eq));
+      const text::KeyValue item = text::split_key_value(entry);  // <loop>=<schedule>
+      const std::string_view loop = item.key;
       if (loop.empty()) {
         env.problems.push_back(text::bad_value("AUTOSCHED_SCHEDULE_FOR", *schedule_for,
                                                "<loop>=<schedule> entries separated by ';', got '" +
@@ -191,9 +192,9 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get) {
       }
       const std::string source = "AUTOSCHED_SCHEDULE_FOR[" + std::string(loop) + "]";
       try {
-        env.per_loop.emplace_back(std::string(loop), parse_schedule(env.with_rl_keys(entry.substr(eq + 1)), source));
+        env.per_loop.emplace_back(std::string(loop), parse_schedule(env.with_rl_keys(item.value), source));
       } catch (const Error& e) {
-        env.problems.push_back(text::bad_value(source, text::trim(entry.substr(eq + 1)), accepted_part(e)) +
+        env.problems.push_back(text::bad_value(source, item.value, accepted_part(e)) +
                                "; ignoring that entry");
       }
     }

@@ -14,7 +14,10 @@
 #include <autosched/select/outcome.hpp>
 #include <autosched/select/random_selector.hpp>
 #include <autosched/select/rl_agent.hpp>
+#include <autosched/select/rl_names.hpp>
 #include <autosched/select/scenario.hpp>
+#include <autosched/select/schedule.hpp>
+#include <autosched/select/schedule_environment.hpp>
 #include <autosched/select/selector.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/simulation.hpp>

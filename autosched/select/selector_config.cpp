@@ -8,6 +8,7 @@
 #include <autosched/select/expert_selector.hpp>
 #include <autosched/select/random_selector.hpp>
 #include <autosched/select/rl_agent.hpp>
+#include <autosched/select/rl_names.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -19,7 +20,6 @@ namespace autosched {
 
 namespace {
 
-const std::vector<std::string_view> rl_names = {"qlearn", "sarsa", "doubleq", "qv", "expected-sarsa"};
 const std::vector<std::string_view> common_keys = {"portfolio", "chunk", "seed"};
 const std::vector<std::string_view> rl_keys = {
     "policy",      "reward",    "init",      "decay",   "greedy",  "band",   "alpha",    "gamma",  "epsilon", "tau",
@@ -33,26 +33,26 @@ bool contains(const std::vector<std::string_view>& v, std::string_view x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+bool is_rl_selector(std::string_view selector) { return find_rl_learner(selector) || selector == "chunk"; }
+
 std::vector<std::string_view> keys_for(std::string_view selector) {
   std::vector<std::string_view> keys = common_keys;
   auto add = [&](const std::vector<std::string_view>& more) { keys.insert(keys.end(), more.begin(), more.end()); };
   if (selector == "auto") add(auto_keys);
   if (selector == "exhaustive") add(exhaustive_keys);
-  if (contains(rl_names, selector) || selector == "chunk") add(rl_keys);
+  if (is_rl_selector(selector)) add(rl_keys);
   if (selector == "chunk") add(chunk_keys);
   return keys;
 }
 
+/// The enum value `table` names `value`; otherwise the standard message
+/// listing the table's names.
 template <class Enum>
-Enum choice(std::string_view value, std::initializer_list<std::pair<std::string_view, Enum>> options,
-            const std::string& what, std::string_view source, std::string_view text) {
+Enum choice(std::span<const RlOptionName<Enum>> table, std::string_view value, std::string_view key,
+            std::string_view source, std::string_view text) {
   std::vector<std::string_view> names;
-  for (const auto& [name, e] : options) {
-    if (name == value) return e;
-    names.push_back(name);
-  }
-  detail::throw_error(
-      text::bad_value(source, text, what + " = one of " + text::join(names) + ", got '" + std::string(value) + "'"));
+  for (const auto& n : table) names.push_back(n.name);
+  return table[text::one_of(source, text, key, value, names)].value;
 }
 
 std::vector<std::string> read_replay(const std::string& path, std::string_view source, std::string_view text) {
@@ -84,7 +84,7 @@ std::vector<std::string> read_replay(const std::string& path, std::string_view s
 
 }  // namespace
 
-bool SelectorConfig::is_rl() const noexcept { return contains(rl_names, selector) || selector == "chunk"; }
+bool SelectorConfig::is_rl() const noexcept { return is_rl_selector(selector); }
 
 const std::vector<std::string_view>& selector_names() {
   static const std::vector<std::string_view> names = {"auto",   "random",         "exhaustive", "binary",
@@ -111,31 +111,27 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     detail::throw_error(text::bad_value(source, text, "a selector after 'auto:': " + text::join(selector_names())));
   }
   const auto keys = keys_for(c.selector);
-  std::vector<std::string> seen;
+  text::KeyRules rules{c.selector, keys, {}, "only portfolio= takes a list"};
   bool in_portfolio = false;
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    const auto part = parts[i];
-    const auto eq = part.find('=');
-    if (eq == std::string_view::npos) {
-      if (!in_portfolio) {
-        detail::throw_error(text::bad_value(
-            source, text,
-            "<key>=<value> items; '" + std::string(part) + "' has no '=' (only portfolio= takes a list)"));
-      }
-      c.portfolio.push_back(parse_arm(part, source, text));
-      continue;
+  auto add_arm = [&](std::string_view arm) {
+    TechniqueSpec spec = parse_technique_spec(arm, source, text);
+    if (spec.technique == TechniqueId::profiling) {
+      detail::throw_error(text::bad_value(source, text,
+                                          "an arm <technique>[:<chunk>|:expert], e.g. gss:16, got '" +
+                                              std::string(arm) + "'"));
     }
+    c.portfolio.push_back(std::move(spec));
+  };
+  // Items without '=' after portfolio= are its further arms.
+  rules.bare = [&](std::size_t, std::string_view item, std::string_view) -> std::optional<std::string> {
+    if (!in_portfolio) return std::nullopt;
+    add_arm(item);
+    return "";
+  };
+  const std::vector<std::string_view> items(parts.begin() + 1, parts.end());
+  text::read_key_values(source, text, items, rules, [&](const std::string& key, std::string_view value_view) {
     in_portfolio = false;
-    const std::string key = text::lower(text::trim(part.substr(0, eq)));
-    const std::string value(text::trim(part.substr(eq + 1)));
-    if (!contains(keys, key)) {
-      detail::throw_error(text::bad_value(
-          source, text, "a key " + c.selector + " accepts (" + text::join(keys) + "), got '" + key + "'"));
-    }
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-      detail::throw_error(text::bad_value(source, text, "each key at most once; '" + key + "' repeats"));
-    }
-    seen.push_back(key);
+    const std::string value(value_view);
     auto number = [&](double low, double high) { return text::number_in(source, text, key, value, low, high); };
     auto integer = [&](long low, long high) { return text::integer_in(source, text, key, value, low, high); };
     const std::string v = text::lower(value);
@@ -143,7 +139,7 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     AutoConfig& a = c.automatic;
     if (key == "portfolio") {
       c.portfolio.clear();
-      if (!value.empty()) c.portfolio.push_back(parse_arm(value, source, text));
+      if (!value.empty()) add_arm(value);
       in_portfolio = true;
     } else if (key == "chunk") {
       if (v != "expert")
@@ -173,37 +169,17 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     } else if (key == "drift") {
       c.drift = number(0, 100);
     } else if (key == "policy") {
-      rl.policy = choice<RlPolicy>(v,
-                                   {{"explore-first", RlPolicy::explore_first},
-                                    {"epsilon-greedy", RlPolicy::epsilon_greedy},
-                                    {"softmax", RlPolicy::softmax},
-                                    {"replay", RlPolicy::replay}},
-                                   key, source, text);
+      rl.policy = choice(rl_policy_names(), v, key, source, text);
     } else if (key == "reward") {
-      using R = RlReward;
-      rl.reward = choice<R>(v,
-                            {{"looptime", R::looptime},
-                             {"looptime-average", R::looptime_average},
-                             {"looptime-rolling-average", R::looptime_rolling_average},
-                             {"looptime-inverse", R::looptime_inverse},
-                             {"robustness", R::robustness},
-                             {"loadimbalance", R::loadimbalance},
-                             {"stddev", R::stddev},
-                             {"cov", R::cov},
-                             {"skewness", R::skewness},
-                             {"kurtosis", R::kurtosis}},
-                            key, source, text);
+      rl.reward = choice(rl_reward_names(), v, key, source, text);
     } else if (key == "init") {
-      rl.init =
-          choice<RlInit>(v, {{"zero", RlInit::zero}, {"random", RlInit::random}, {"optimistic", RlInit::optimistic}},
-                         key, source, text);
+      rl.init = choice(rl_init_names(), v, key, source, text);
     } else if (key == "decay") {
-      rl.decay =
-          choice<RlDecay>(v, {{"exponential", RlDecay::exponential}, {"step", RlDecay::step}}, key, source, text);
+      rl.decay = choice(rl_decay_names(), v, key, source, text);
     } else if (key == "greedy") {
-      rl.greedy = choice<RlGreedy>(v, {{"average", RlGreedy::average}, {"row", RlGreedy::row}}, key, source, text);
+      rl.greedy = choice(rl_greedy_names(), v, key, source, text);
     } else if (key == "band") {
-      rl.band = choice<RlBand>(v, {{"band", RlBand::band}, {"strict", RlBand::strict}}, key, source, text);
+      rl.band = choice(rl_band_names(), v, key, source, text);
     } else if (key == "alpha") {
       rl.alpha = number(0, 1);
     } else if (key == "gamma") {
@@ -247,9 +223,9 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     } else if (key == "qtable") {
       rl.qtable_path = value;
     } else if (key == "agent") {
-      if (!contains(rl_names, v)) {
+      if (!find_rl_learner(v)) {
         detail::throw_error(
-            text::bad_value(source, text, "agent = one of " + text::join(rl_names) + ", got '" + value + "'"));
+            text::bad_value(source, text, "agent = one of " + rl_learner_list() + ", got '" + value + "'"));
       }
       c.chunk_agent = v;
     } else if (key == "technique") {
@@ -259,7 +235,7 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       }
       c.chunk_technique = *id;
     }
-  }
+  });
   if (in_portfolio && c.portfolio.empty()) {
     detail::throw_error(text::bad_value(source, text, "portfolio = at least one arm, e.g. portfolio=static,ss,gss"));
   }
@@ -274,13 +250,13 @@ Portfolio selector_portfolio(const SelectorConfig& c, const Context& context) {
     const std::int64_t per_worker = context.n / std::max(1, context.p);
     const int d = per_worker >= 1 ? static_cast<int>(std::bit_width(static_cast<std::uint64_t>(per_worker))) - 2 : 0;
     for (int i = 1; i <= d; ++i)
-      arms.push_back({c.chunk_technique, std::max<std::int64_t>(1, per_worker >> (i - 1)), false});
-    if (arms.empty()) arms.push_back({c.chunk_technique, 1, false});  // N < 4P: nothing to choose
+      arms.push_back({c.chunk_technique, std::max<std::int64_t>(1, per_worker >> (i - 1)), false, {}});
+    if (arms.empty()) arms.push_back({c.chunk_technique, 1, false, {}});  // N < 4P: nothing to choose
     return arms;
   }
   arms = c.portfolio.empty() ? auto4omp_portfolio() : c.portfolio;
   if (c.expert_chunk) {
-    for (LoopArm& a : arms) {
+    for (TechniqueSpec& a : arms) {
       if (a.chunk == 0) a.expert_chunk = true;
     }
   }
@@ -303,14 +279,7 @@ std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const Portfolio
   RlConfig rl = c.rl;
   rl.seed = s;
   const std::string agent = c.selector == "chunk" ? c.chunk_agent : c.selector;
-  static const std::pair<std::string_view, RlLearner> learners[] = {{"qlearn", RlLearner::qlearn},
-                                                                    {"sarsa", RlLearner::sarsa},
-                                                                    {"doubleq", RlLearner::doubleq},
-                                                                    {"qv", RlLearner::qv},
-                                                                    {"expected-sarsa", RlLearner::expected_sarsa}};
-  for (const auto& [name, learner] : learners) {
-    if (name == agent) rl.learner = learner;
-  }
+  rl.learner = find_rl_learner(agent).value_or(RlLearner::qlearn);
   for (const std::string& label : c.replay_arms) {
     int index = -1;
     if (auto i = text::to_int(label)) index = static_cast<int>(*i);

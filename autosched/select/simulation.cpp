@@ -105,7 +105,7 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
     } else if (key == "arm") {
       if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>]");
       ScenarioArm a;
-      a.arm = parse_arm(words[1], where);
+      a.arm = parse_technique_spec(words[1], where);
       std::size_t i = 2;
       bool have_time = false;
       while (i < words.size()) {

@@ -82,7 +82,7 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
                          r.portfolio};
       it = ids.emplace(k, point_id(key)).first;
     }
-    const std::string arm = LoopArm{r.technique_id, r.chunk, r.exp_chunk}.label();
+    const std::string arm = TechniqueSpec{r.technique_id, r.chunk, r.exp_chunk, {}}.label();
     const LoopMetrics& m = r.metrics;
     insert.reset();
     insert.bind(1, it->second)

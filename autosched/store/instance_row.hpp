@@ -17,7 +17,7 @@ struct InstanceRow {
   const char* loop = "";  ///< loop id
   std::uint64_t instance = 0;
   /// The technique that ran: with chunk and exp_chunk, the arm the store
-  /// labels (LoopArm); the trace prints its catalogue name.
+  /// labels (TechniqueSpec); the trace prints its catalogue name.
   TechniqueId technique_id = TechniqueId::static_;
   std::int64_t chunk = 0;
   bool exp_chunk = false;

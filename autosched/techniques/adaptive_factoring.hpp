@@ -20,6 +20,7 @@
 /// tail shorter than a sub-chunk joins the last one.
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/chunk_dispenser.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -67,7 +68,7 @@ class AdaptiveFactoring {
         if (left <= 0) return {};
         chunk = factoring_chunk(mu, sigma, left);
       }
-      w.sub_chunk = std::max(chunk >= divider_ ? chunk / divider_ : chunk, c_);
+      w.sub_chunk = af_sub_chunk(chunk, divider_, c_);
       w.reserved = counter_.claim(std::max(chunk, w.sub_chunk));
       if (w.reserved.empty()) return {};
     }
@@ -88,22 +89,16 @@ class AdaptiveFactoring {
 
  private:
   [[nodiscard]] std::int64_t factoring_chunk(double mu, double sigma, std::int64_t left) const noexcept {
-    double d = 0, inverse_mu = 0;
+    AfTerms terms;
     for (const auto& slot : slots_) {
-      double mu_j = slot.rate.load(std::memory_order_relaxed);
-      double sigma_j = slot.spread.load(std::memory_order_relaxed);
-      if (mu_j <= 0) {
-        mu_j = mu;
-        sigma_j = sigma;
+      const double mu_j = slot.rate.load(std::memory_order_relaxed);
+      if (mu_j > 0) {
+        terms.add(mu_j, slot.spread.load(std::memory_order_relaxed));
+      } else {
+        terms.add(mu, sigma);  // not published yet: counts with the caller's values
       }
-      d += sigma_j * sigma_j / mu_j;
-      inverse_mu += 1.0 / mu_j;
     }
-    const double t = 1.0 / inverse_mu;
-    const double tr = t * static_cast<double>(left);
-    const double chunk = 4.0 * tr * tr / ((d + 2.0 * tr + std::sqrt(d * d + 4.0 * d * tr)) * 2.0 * mu);
-    if (!(chunk < static_cast<double>(max_claim))) return max_claim;
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(chunk)));
+    return af_chunk(terms, mu, left);
   }
 
   IterationCounter counter_;

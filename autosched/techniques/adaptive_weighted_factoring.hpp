@@ -19,6 +19,7 @@
 /// reader locks per request).
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/chunk_dispenser.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -40,9 +41,7 @@ class AdaptiveWeightedFactoring {
     int id;
     int cursor;
     double initial_weight;
-    double chunks;      ///< k
-    double weighted_t;  ///< Σ k·t_k
-    double weighted_s;  ///< Σ k·s_k
+    AwfChunkHistory history;  ///< k, Σ k·t_k, Σ k·s_k
   };
 
   AdaptiveWeightedFactoring(const LoopShape& s, Base base, Clock clock, std::span<const double> weights,
@@ -60,24 +59,21 @@ class AdaptiveWeightedFactoring {
 
   Worker worker(int id, std::int64_t) const noexcept {
     const double w = weights_.size() == static_cast<std::size_t>(p_) ? weights_[id] : 1.0;
-    return {id, 0, w, 0, 0, 0};
+    return {id, 0, w, {}};
   }
 
   IndexRange next(Worker& w) noexcept {
     const std::int64_t left = counter_.remaining();
     if (left <= 0) return {};
     const std::int64_t base = base_ == Base::batched ? batches_.chunk_at(counter_.n() - left, w.cursor)
-                                                     : ceil_div(left, 2 * std::int64_t{p_});
-    const double weight = w.chunks == 0 ? w.initial_weight : weight_of(w);
-    return counter_.claim(std::max(weighted_size(weight, base), c_));
+                                                     : awf_per_request_base(left, p_);
+    const double weight = w.history.chunks == 0 ? w.initial_weight : weight_of(w);
+    return counter_.claim(weighted_chunk(weight, base, c_));
   }
 
   void completed(Worker& w, IndexRange c, const ChunkTiming& t) noexcept {
     const auto ns = clock_ == Clock::execution ? t.execution_ns() : t.total_ns();
-    w.chunks += 1;
-    w.weighted_t += w.chunks * static_cast<double>(std::max<std::int64_t>(ns, 1));
-    w.weighted_s += w.chunks * static_cast<double>(c.size());
-    slots_[w.id].rate.store(w.weighted_t / w.weighted_s, std::memory_order_relaxed);
+    slots_[w.id].rate.store(w.history.add(ns, c.size()), std::memory_order_relaxed);
   }
 
   /// What nobody has claimed yet (a guarded trial ran over its budget).
@@ -85,7 +81,6 @@ class AdaptiveWeightedFactoring {
 
  private:
   [[nodiscard]] double weight_of(const Worker& w) const noexcept {
-    const double own = w.weighted_t / w.weighted_s;
     double inverse_sum = 0;
     int published = 0;
     for (const auto& slot : slots_) {
@@ -95,7 +90,7 @@ class AdaptiveWeightedFactoring {
         ++published;
       }
     }
-    return static_cast<double>(published) / (own * inverse_sum);
+    return awf_weight(w.history.pi(), inverse_sum, published);
   }
 
   IterationCounter counter_;

@@ -41,26 +41,6 @@ namespace {
 
 using T = TechniqueId;
 
-/// mu, sigma, h from the schedule's parameters, else from profiling.
-struct ProfileInputs {
-  std::optional<double> mu, sigma, h;
-  ProfileInputs(const TechniqueParams& p, const LoopMemory& m) : mu(p.mu_ns), sigma(p.sigma_ns), h(p.overhead_ns) {
-    if (m.profile) {
-      if (!mu) mu = m.profile->mu_ns;
-      if (!sigma) sigma = m.profile->sigma_ns;
-      if (!h) h = m.profile->overhead_ns;
-    }
-    if (mu && *mu <= 0) mu.reset();  // every formula divides by mu
-  }
-};
-
-std::string missing_profile(T wanted, const char* needs, T instead) {
-  return std::string(technique_info(wanted).name) + " needs " + needs +
-         " (give them in the schedule, e.g. mu=120,sigma=30,h=50 in ns, or run the loop once with "
-         "schedule=profiling); running " +
-         std::string(technique_info(instead).name) + " instead";
-}
-
 PlanKey plan_key(T id, const LoopShape& s, const TechniqueParams& p, const ProfileInputs& in) {
   return {id, s.n, s.workers, s.chunk, in.mu.value_or(-1), in.sigma.value_or(-1), in.h.value_or(-1),
           p.alpha, p.swr, p.stages, p.viss};
@@ -72,30 +52,9 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
   const LoopShape& s = setup.shape;
   const TechniqueParams& params = *setup.params;
   const ProfileInputs in(params, memory);
-  PreparedTechnique result{setup.technique, {}};
-
   // Techniques whose profile is missing are replaced before dispatching.
-  auto fall_back = [&](const char* needs, T instead) {
-    result.fallback = missing_profile(result.ran, needs, instead);
-    result.ran = instead;
-  };
-  switch (result.ran) {
-    case T::fsc:
-      if (!in.sigma || !in.h) fall_back("sigma and h", T::mfsc);
-      break;
-    case T::fac:
-    case T::mfac:
-      if (!in.mu || !in.sigma) fall_back("mu and sigma", T::fac2);
-      break;
-    case T::tap:
-      if (!in.mu || !in.sigma) fall_back("mu and sigma", T::gss);
-      break;
-    case T::bold:
-      if (!in.mu || !in.sigma || !in.h) fall_back("mu, sigma and h", T::fac2);
-      break;
-    default:
-      break;
-  }
+  const Substitution substitution = substitute_for(setup.technique, in);
+  const PreparedTechnique result{substitution.ran, substitution.reason()};
 
   auto sequence = [&](auto make_calculator) {
     const SequencePlan& plan = ws.plan(plan_key(result.ran, s, params, in),

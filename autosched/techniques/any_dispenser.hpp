@@ -16,6 +16,7 @@
 #include <autosched/techniques/random_chunks.hpp>
 #include <autosched/techniques/static.hpp>
 #include <autosched/techniques/static_steal.hpp>
+#include <autosched/techniques/substitution.hpp>
 #include <autosched/techniques/weighted_factoring.hpp>
 #include <autosched/techniques/worker_slot.hpp>
 
@@ -86,14 +87,15 @@ struct TechniqueSetup {
 };
 
 struct PreparedTechnique {
-  TechniqueId ran;       ///< the technique actually set up
-  std::string fallback;  ///< why `ran` differs from the request; empty if it does not
+  TechniqueId ran;       ///< the technique actually set up: substitute_for(request).ran
+  std::string fallback;  ///< why `ran` differs from the request (Substitution::reason); empty if it does not
 };
 
 /// Builds the dispenser for one instance into `out`. A technique that needs a
 /// profile (fsc, fac, mfac, tap, bold) takes mu/sigma/h from the parameters,
-/// else from the loop's profiling output; without them it falls back (fsc →
-/// mfsc, fac/mfac/bold → fac2, tap → gss) and says why.
+/// else from the loop's profiling output; without them the technique
+/// substitute_for() names runs instead (techniques/substitution.hpp), and
+/// the result says which and why.
 PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& setup, LoopMemory& memory,
                                     Workspace& workspace);
 

@@ -20,6 +20,7 @@
 /// fields are updated one by one without a lock, as LB4OMP does.
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/chunk_dispenser.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -27,7 +28,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <numbers>
 
 namespace autosched {
 
@@ -45,19 +45,10 @@ class Bold {
       : counter_(s.n),
         c_(min_chunk(s)),
         p_(s.workers),
-        mu_(mu_ns),
-        h_(std::max(h_ns, 1e-6 * mu_ns)),
+        k_(bold_constants(mu_ns, sigma_ns, h_ns)),
         unfinished_(static_cast<double>(s.n)),
         work_left_(static_cast<double>(s.n)),
-        last_request_ns_(start_ns) {
-    const double cv = sigma_ns / mu_ns;
-    a_ = 2.0 * cv * cv;
-    b_ = a_ > 0 ? 8.0 * a_ * std::log(8.0 * a_) : 0.0;
-    ln_b_ = b_ > 0 ? std::log(b_) : 0.0;
-    c1_ = h_ / (mu_ * std::numbers::ln2);
-    c2_ = std::sqrt(2.0 * std::numbers::pi) * c1_;
-    c3_ = std::log(c2_);
-  }
+        last_request_ns_(start_ns) {}
 
   Worker worker(int, std::int64_t start_ns) const noexcept { return {0, 0, start_ns, start_ns}; }
 
@@ -67,18 +58,19 @@ class Bold {
     const double speed_sum = speed_sum_.load(std::memory_order_relaxed);
     if (w.last_size > 0) {
       const auto s = static_cast<double>(w.last_size);
-      const double done_estimate = static_cast<double>(now - w.last_request_ns) * s / (s * mu_ + h_);
-      work_left_.fetch_sub(since_last * speed_sum + s - done_estimate, std::memory_order_relaxed);
+      const auto since_own = static_cast<double>(now - w.last_request_ns);
+      work_left_.fetch_sub(bold_work_done(k_, since_last, speed_sum, s, since_own), std::memory_order_relaxed);
       unfinished_.fetch_sub(s, std::memory_order_relaxed);
       speed_sum_.fetch_sub(w.last_speed, std::memory_order_relaxed);
     }
     const std::int64_t left = counter_.remaining();
     if (left <= 0) return {};
-    const IndexRange c = counter_.claim(std::max(chunk_for(left), c_));
+    const double work = work_left_.load(std::memory_order_relaxed);
+    const double unfinished = unfinished_.load(std::memory_order_relaxed);
+    const IndexRange c = counter_.claim(std::max(bold_chunk(k_, left, p_, work, unfinished), c_));
     if (!c.empty()) {
-      const auto size = static_cast<double>(c.size());
       w.last_size = c.size();
-      w.last_speed = size / (size * mu_ + h_);
+      w.last_speed = bold_speed(k_, static_cast<double>(c.size()));
       w.last_request_ns = now;
       speed_sum_.fetch_add(w.last_speed, std::memory_order_relaxed);
     }
@@ -91,34 +83,10 @@ class Bold {
   IndexRange take_rest() noexcept { return counter_.take_rest(); }
 
  private:
-  [[nodiscard]] std::int64_t chunk_for(std::int64_t left) const noexcept {
-    const double p = p_;
-    const double r_left = static_cast<double>(left);
-    const double q = r_left / p;
-    if (q <= 1.0) return 1;
-    const double work = std::max(0.0, work_left_.load(std::memory_order_relaxed));
-    const double r = std::max(r_left, work);
-    const double t_hat = r / p;
-    const double ln_q = std::log(q);
-    const double v = q / (b_ + q);
-    const double d = r_left / (1.0 + 1.0 / ln_q - v);
-    double chunk = t_hat;
-    if (d > c2_) {
-      const double m = std::max(0.0, unfinished_.load(std::memory_order_relaxed));
-      const double s = a_ * (std::log(d) - c3_) * (1.0 + m / (r * p));
-      const double w = b_ > 0 ? std::log(v * ln_q) + ln_b_ : std::log(ln_q);
-      const double spread = s > 0 ? t_hat * t_hat / (t_hat + s / 2.0 + std::sqrt(s * (t_hat + s / 4.0))) : t_hat;
-      chunk = std::min(t_hat, spread + std::max(0.0, c1_ * w));
-    }
-    if (!(chunk < static_cast<double>(max_claim))) return max_claim;
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(chunk));
-  }
-
   IterationCounter counter_;
   std::int64_t c_;
   int p_;
-  double mu_, h_;
-  double a_ = 0, b_ = 0, ln_b_ = 0, c1_ = 0, c2_ = 0, c3_ = 0;
+  BoldConstants k_;
   alignas(64) std::atomic<double> unfinished_;  ///< M
   std::atomic<double> work_left_;               ///< Nn
   std::atomic<double> speed_sum_{0.0};

@@ -1,3 +1,4 @@
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/chunk_sequence.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/weighted_factoring.hpp>
@@ -45,25 +46,7 @@ void WeightedFactoring::close(LoopMemory& memory) noexcept {
     h.weighted_work[i] += k * slots_[i].claimed;
     h.weighted_time[i] += k * slots_[i].elapsed_ns;
   }
-  // Workers that never ran anything have no throughput: they keep their
-  // weight, and the others share the rest of the total P.
-  double throughput_sum = 0, kept = 0;
-  int learned = 0;
-  for (int i = 0; i < p_; ++i) {
-    if (h.weighted_work[i] > 0 && h.weighted_time[i] > 0) {
-      throughput_sum += h.weighted_work[i] / h.weighted_time[i];  // 1/π_i
-      ++learned;
-    } else {
-      kept += h.weights[i];
-    }
-  }
-  if (learned == 0) return;
-  const double share = kept < p_ ? p_ - kept : learned;
-  for (int i = 0; i < p_; ++i) {
-    if (h.weighted_work[i] > 0 && h.weighted_time[i] > 0) {
-      h.weights[i] = share * (h.weighted_work[i] / h.weighted_time[i]) / throughput_sum;
-    }
-  }
+  awf_reweight(h.weighted_work, h.weighted_time, h.weights);
 }
 
 }  // namespace autosched

@@ -3,6 +3,7 @@
 /// Umbrella header of the techniques layer: the DLS portfolio as chunk
 /// calculators and dispensers, usable by any driver (threads, MPI, simulator).
 
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 #include <autosched/techniques/auto_llvm.hpp>
 #include <autosched/techniques/catalogue.hpp>
@@ -19,7 +20,9 @@
 #include <autosched/techniques/pls.hpp>
 #include <autosched/techniques/shrinking_sequence.hpp>
 #include <autosched/techniques/ss.hpp>
+#include <autosched/techniques/substitution.hpp>
 #include <autosched/techniques/tap.hpp>
+#include <autosched/techniques/technique_spec.hpp>
 #include <autosched/techniques/tfss.hpp>
 #include <autosched/techniques/tss.hpp>
 #include <autosched/techniques/viss.hpp>

@@ -19,6 +19,7 @@
 /// (BatchTable), which replaces LB4OMP's batch counter + CAS by one fetch_add.
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/techniques/adaptive_formulas.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/loop_shape.hpp>
@@ -94,7 +95,7 @@ class WeightedFactoring {
     const std::int64_t left = counter_.remaining();
     if (left <= 0) return {};
     const std::int64_t base = batches_.chunk_at(counter_.n() - left, w.cursor);
-    const IndexRange c = counter_.claim(std::max(weighted_size(w.weight, base), c_));
+    const IndexRange c = counter_.claim(weighted_chunk(w.weight, base, c_));
     w.claimed += c.size();
     return c;
   }

@@ -8,25 +8,25 @@ namespace {
 
 TEST(Schedule, ParsesTechniqueChunkAndParameters) {
   Schedule s = parse_schedule("gss", "test");
-  EXPECT_EQ(s.technique, TechniqueId::gss);
-  EXPECT_EQ(s.chunk, 0);
+  EXPECT_EQ(s.fixed.technique, TechniqueId::gss);
+  EXPECT_EQ(s.fixed.chunk, 0);
   s = parse_schedule("static,chunk=64", "test");
-  EXPECT_EQ(s.technique, TechniqueId::static_);
-  EXPECT_EQ(s.chunk, 64);
+  EXPECT_EQ(s.fixed.technique, TechniqueId::static_);
+  EXPECT_EQ(s.fixed.chunk, 64);
   s = parse_schedule("TSS, chunk = expert", "test");
-  EXPECT_EQ(s.technique, TechniqueId::tss);
-  EXPECT_TRUE(s.expert_chunk);
+  EXPECT_EQ(s.fixed.technique, TechniqueId::tss);
+  EXPECT_TRUE(s.fixed.expert_chunk);
   s = parse_schedule("dynamic,4", "test");  // OMP_SCHEDULE style
-  EXPECT_EQ(s.technique, TechniqueId::ss);
-  EXPECT_EQ(s.chunk, 4);
+  EXPECT_EQ(s.fixed.technique, TechniqueId::ss);
+  EXPECT_EQ(s.fixed.chunk, 4);
   s = parse_schedule("fac,mu=120,sigma=40", "test");
-  EXPECT_EQ(s.params.mu_ns, 120.0);
-  EXPECT_EQ(s.params.sigma_ns, 40.0);
+  EXPECT_EQ(s.fixed.params.mu_ns, 120.0);
+  EXPECT_EQ(s.fixed.params.sigma_ns, 40.0);
   s = parse_schedule("wf,weights=1:1:2:2", "test");
-  EXPECT_EQ(s.params.weights, (std::vector<double>{1, 1, 2, 2}));
+  EXPECT_EQ(s.fixed.params.weights, (std::vector<double>{1, 1, 2, 2}));
   s = parse_schedule("bold,mu=1,sigma=2,h=3,chunk=5", "test");
-  EXPECT_EQ(s.params.overhead_ns, 3.0);
-  EXPECT_EQ(s.chunk, 5);
+  EXPECT_EQ(s.fixed.params.overhead_ns, 3.0);
+  EXPECT_EQ(s.fixed.chunk, 5);
 }
 
 TEST(Schedule, SelectionSchedules) {
