@@ -18,7 +18,7 @@ install(TARGETS ${layers} EXPORT autoschedTargets
 set(autosched_installed_headers
   # What applications include.
   autosched.hpp
-  loops/autosched.h loops/loops.hpp loops/loop_options.hpp loops/loop_registry.hpp loops/parallel_for.hpp
+  loops/autosched.h loops/loops.hpp loops/loop_options.hpp loops/schedule_choice.hpp loops/loop_registry.hpp loops/parallel_for.hpp
   select/schedule.hpp select/schedule_environment.hpp
   regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
   regions/model_spec.hpp

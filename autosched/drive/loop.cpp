@@ -1,6 +1,7 @@
 #include <autosched/drive/loop.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
 #include <autosched/drive/clock.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/measure/metrics.hpp>
@@ -61,12 +62,34 @@ std::vector<std::string> loop_ids() { return registry().ids(); }
 
 // ---------------------------------------------------------------- opening
 
-const Schedule& Loop::resolve_schedule(std::string_view text, std::string_view source) {
+const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
+  const std::string_view source = request.schedule_source;
+  if (const Schedule* typed = request.typed_schedule) {
+    if (!option_schedule_ || !option_typed_ || !(*option_typed_ == *typed)) {
+      // The same grammar checks typed values: an out-of-range chunk or
+      // parameter is reported as it would be in text.
+      Schedule checked = parse_schedule(typed->text(), source);
+      if (typed->fixed.chunk < 0) {
+        autosched::detail::throw_error(text::bad_value(std::string(source) + " chunk", std::to_string(typed->fixed.chunk),
+                                                       "0 (the technique's default) or a positive chunk"));
+      }
+      if (!(checked == *typed)) {
+        autosched::detail::throw_error(std::string(source) + ": the typed schedule reads back as '" + typed->text() +
+                                       "', which is not the value given (a field outside what the grammar accepts)");
+      }
+      option_schedule_ = std::move(checked);
+      option_typed_ = *typed;
+      option_text_.clear();
+    }
+    return *option_schedule_;
+  }
+  const std::string_view text = request.schedule;
   if (!text.empty()) {
-    if (!option_schedule_ || option_text_ != text) {
+    if (!option_schedule_ || option_typed_ || option_text_ != text) {
       // RL keys from KMP_RL_* / LB4MPI_RL_* fill what the code leaves unset.
       option_schedule_ = parse_schedule(schedule_environment().with_rl_keys(text), source);
       option_text_ = text;
+      option_typed_.reset();
     }
     return *option_schedule_;
   }
@@ -110,7 +133,7 @@ Instance* Loop::open(const OpenRequest& request) {
 }
 
 Instance* Loop::open_locked(const OpenRequest& request) {
-  const Schedule& schedule = resolve_schedule(request.schedule, request.schedule_source);
+  const Schedule& schedule = resolve_schedule(request);
   std::unique_ptr<Instance> owned(take_from_pool());
   Instance& inst = *owned;
   inst.loop_ = this;

@@ -37,6 +37,9 @@ struct OpenRequest {
   /// Schedule text from code (spec/loops.md §5); empty: AUTOSCHED_SCHEDULE_FOR
   /// for this loop, else AUTOSCHED_SCHEDULE, else `auto`.
   std::string_view schedule{};
+  /// A typed schedule from code; wins over `schedule` when set. Checked by
+  /// the same grammar as text (through its canonical text).
+  const Schedule* typed_schedule = nullptr;
   /// Names the schedule's origin in error messages.
   std::string_view schedule_source = "LoopOptions::schedule";
   bool time_chunks = false;  ///< time every chunk (ThreadStats::busy_ns)
@@ -83,7 +86,7 @@ class Loop {
   friend class Instance;
   friend class Cursor;
   Instance* open_locked(const OpenRequest& request);
-  const Schedule& resolve_schedule(std::string_view text, std::string_view source);
+  const Schedule& resolve_schedule(const OpenRequest& request);
   void prepare(Instance& inst, int p);
   /// Called by the last worker to finish: metrics, learning, record, observers.
   void close(Instance& inst) noexcept;
@@ -96,7 +99,8 @@ class Loop {
   std::uint64_t instances_ = 0;
   std::optional<InstanceRecord> last_;
   std::vector<std::unique_ptr<Instance>> pool_;
-  std::string option_text_;
+  std::string option_text_;  ///< the code's schedule text (or a typed schedule's) behind option_schedule_
+  std::optional<Schedule> option_typed_;
   std::optional<Schedule> option_schedule_;
   std::uint64_t env_generation_ = ~std::uint64_t{0};
   Schedule env_schedule_;

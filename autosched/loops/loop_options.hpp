@@ -4,6 +4,7 @@
 /// default; designated initialisers keep call sites short:
 ///   autosched::parallel_for(0, n, body, {.name = "mandel/L0", .schedule = "gss"});
 
+#include <autosched/loops/schedule_choice.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 
 #include <cstdint>
@@ -39,10 +40,11 @@ struct LoopOptions {
   /// Identity of the loop: all per-loop learning and records are keyed by it.
   /// Empty: the call site ("file:line:column").
   std::string_view name{};
-  /// Schedule text (spec/loops.md §5), e.g. "gss,chunk=16" or "tss,chunk=expert".
+  /// Schedule text (spec/loops.md §5), e.g. "gss,chunk=16" or "tss,chunk=expert",
+  /// or a typed TechniqueSpec / Schedule (loops/schedule_choice.hpp).
   /// Empty: AUTOSCHED_SCHEDULE_FOR for this loop, else AUTOSCHED_SCHEDULE,
   /// else `auto` (online selection). A schedule given here wins over the environment.
-  std::string_view schedule{};
+  ScheduleChoice schedule{};
   /// Team size when a team is opened; 0 = OpenMP's (OMP_NUM_THREADS).
   int threads = 0;
   Team team = Team::automatic;
