@@ -20,7 +20,7 @@ set(autosched_installed_headers
   autosched.hpp
   loops/autosched.h loops/loops.hpp loops/loop_options.hpp loops/schedule_choice.hpp loops/loop_registry.hpp loops/parallel_for.hpp
   select/schedule.hpp select/schedule_environment.hpp
-  regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
+  regions/regions.hpp regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
   regions/model_spec.hpp
   # What those include.
   core/error.hpp core/index_range.hpp core/source_location.hpp
