@@ -64,7 +64,7 @@ function(configure_and_build name source)
 endfunction()
 
 # Every installed header compiles alone.
-configure_and_build(headers ${HEADERS_DIR} -DINCLUDE_DIR=${include_dir})
+configure_and_build(headers ${HEADERS_DIR} -DINCLUDE_DIR=${include_dir} -DCMAKE_HELPERS=${CMAKE_HELPERS})
 
 configure_and_build(build ${SOURCE_DIR})
 foreach(program consumer consumer_c)

@@ -3,6 +3,8 @@
 // refuses.
 #include <autosched/select/auto_selector.hpp>
 
+#include "make_outcome.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,12 +13,6 @@
 
 namespace autosched {
 namespace {
-
-Outcome took(double ns) {
-  Outcome o;
-  o.time_ns = ns;
-  return o;
-}
 
 /// The auto3 text of the same statistics (what the store would hold).
 std::string as_state(const std::vector<RunningStats>& arms) {
@@ -33,7 +29,7 @@ std::vector<int> drive(AutoSelector& s, const std::vector<double>& ms, int steps
   std::vector<int> arms;
   for (int k = 0; k < steps; ++k) {
     const Decision d = s.choose({});
-    s.observe(d, took(ms[static_cast<std::size_t>(d.arm)] * 1e6));
+    s.observe(d, testing::outcome(ms[static_cast<std::size_t>(d.arm)]));
     arms.push_back(d.arm);
   }
   return arms;
@@ -55,9 +51,9 @@ TEST(AutoSelectorSeed, IsTheWarmStartOfTheSameStatistics) {
   const Decision first = seeded.choose({});
   EXPECT_EQ(first.arm, 1);  // the stored best runs first
   EXPECT_FALSE(first.exploring);
-  seeded.observe(first, took(10.1e6));
+  seeded.observe(first, testing::outcome(10.1));
   const Decision d = loaded.choose({});
-  loaded.observe(d, took(10.1e6));
+  loaded.observe(d, testing::outcome(10.1));
   const std::vector<double> ms{12, 10, 11, 15};
   EXPECT_EQ(drive(seeded, ms, 200), drive(loaded, ms, 200));
 }
