@@ -160,7 +160,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   prepare(inst, request.p);
   inst.start_ns_ = now();  // planning is part of opening, not of the loop
   const Ticket& t = inst.ticket_;
-  if (t.slot != nullptr && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
+  if (t.owns && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
     inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(t.decision.budget_ns);
   }
   return owned.release();
@@ -242,7 +242,7 @@ void Loop::close(Instance& inst) noexcept {
   r.explored = inst.ticket_.explored;
   r.cut_short = inst.cut_;
   Ticket& t = inst.ticket_;
-  if (t.slot != nullptr) {
+  if (t.owns) {
     if (failed) {
       inst.group_->abandon(t);
     } else {

@@ -39,9 +39,10 @@ struct ClosedInstance {
   const char* loop = "";
   /// The technique that ran (the record has its name).
   TechniqueId ran = TechniqueId::static_;
-  /// The decision point whose decision the instance carried out, and its
-  /// group (to read the selector under the group's lock); null for fixed
-  /// schedules and for instances that followed another's decision.
+  /// The decision point of the instance, and its group (to read the selector
+  /// under the group's lock); null for fixed schedules. An instance that
+  /// followed another's in-flight decision has its point too: it is recorded
+  /// like any other instance of the point, it only teaches the selector nothing.
   const DecisionSlot* decision = nullptr;
   const DecisionGroup* group = nullptr;
 };

@@ -48,13 +48,14 @@ Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p
   std::lock_guard lock(mutex_);
   DecisionSlot& slot = slot_for(config, n, p);
   Ticket t;
+  t.slot = &slot;
   if (slot.in_flight) {
     t.decision = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
   } else {
     t.decision = slot.point->choose(Context{n, p, {}});
     slot.in_flight = true;
     slot.last_arm = t.decision.arm;
-    t.slot = &slot;
+    t.owns = true;
     t.explored = t.decision.exploring;
   }
   const Portfolio& arms = slot.point->arms();
@@ -68,7 +69,7 @@ Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p
 
 DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outcome& outcome) {
   Learned learned;
-  if (ticket.slot == nullptr) return learned;
+  if (!ticket.owns) return learned;
   std::string snapshot;
   StateStore* const store = engine_.store();  // opened at the point's creation; a pointer read here
   {
@@ -86,7 +87,7 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
 }
 
 void DecisionGroup::abandon(const Ticket& ticket) {
-  if (ticket.slot == nullptr) return;
+  if (!ticket.owns) return;
   std::lock_guard lock(mutex_);
   ticket.slot->in_flight = false;
 }

@@ -14,8 +14,8 @@
 ///   … run t.arm …
 ///   g.complete(t, outcome);                     // or g.abandon(t) when the instance failed
 ///
-/// Every decide() that decided is followed by exactly one complete() or
-/// abandon(): while an instance carrying a decision runs, a second instance
+/// Every decide() that decided (Ticket::owns) is followed by exactly one
+/// complete() or abandon(): while an instance carrying a decision runs, a second instance
 /// of the same point (the loop called from two threads at once) follows the
 /// last decision without asking the selector.
 
@@ -53,9 +53,11 @@ struct DecisionSlot {
 
 /// What decide() hands the front-end for one instance.
 struct Ticket {
-  /// The point whose decision this instance carries out; null when it follows
-  /// an in-flight decision (it must then neither complete nor abandon).
+  /// The decision point of the instance (null only for a default Ticket).
   DecisionSlot* slot = nullptr;
+  /// The instance carries out a decision of its own; false when it follows
+  /// an in-flight one (it then teaches nothing, but is recorded like any other).
+  bool owns = false;
   Decision decision;
   TechniqueSpec arm;           ///< the arm to run
   std::string_view selector;   ///< the selector's name, for records
@@ -80,9 +82,11 @@ class DecisionGroup {
     double cost_ns = 0;  ///< choose + observe
     double reward = std::numeric_limits<double>::quiet_NaN();
   };
-  /// Feeds the finished instance's outcome; saves a snapshot every 64 instances.
+  /// Feeds the finished instance's outcome; saves a snapshot every 64
+  /// instances. Does nothing for a ticket that does not own its decision.
   Learned complete(const Ticket& ticket, const Outcome& outcome);
-  /// The instance that carried `ticket` failed: it teaches nothing.
+  /// The instance that carried `ticket` failed: it teaches nothing (a
+  /// ticket that does not own its decision: nothing to do).
   void abandon(const Ticket& ticket);
 
   /// Calls `f(slot)` under the group's lock (records read slots' selectors).
