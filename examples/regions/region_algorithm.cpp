@@ -8,13 +8,14 @@
 // The region explores each (n, algorithm) pair once, trains a decision tree
 // on those 12 measurements and then runs the tree's choice. With a store
 // (AUTOSCHED_DB) a second run starts from the model of the first.
-//   region_algorithm [--steps N] [--quiet]
+//   region_algorithm [--steps N] [--quiet] [--planted-costs]
 #include "run_report.hpp"
 
 #include <autosched/regions/region.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -70,10 +71,23 @@ void radix_sort(std::span<Key> a, std::span<Key> scratch) {
   }  // two passes: the keys are back in `a`
 }
 
+/// --planted-costs: a step's cost in key operations when it sorts `total`
+/// keys as arrays of n. Insertion sort moves n/4 keys per key on average, merge
+/// sort moves each key twice per level (merge, copy back), and radix sort
+/// touches each key 4 times plus 4 × 65536 counters per array. The winners are
+/// insertion at n = 8, merge at 512 and 8192, radix at 32768.
+double planted_cost(std::size_t n, std::size_t total, int algorithm) {
+  const double keys = static_cast<double>(total);
+  const double arrays = keys / static_cast<double>(n);
+  if (algorithm == 0) return keys * static_cast<double>(n) / 4;
+  if (algorithm == 1) return 2 * keys * std::log2(static_cast<double>(n));
+  return 4 * keys + arrays * 4 * 65536;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const examples::RunOptions run = examples::parse_run_options(argc, argv, 400);
+  const examples::RunOptions run = examples::parse_run_options(argc, argv, 400, /*plants_costs=*/true);
 
   // Sizes far apart, so that each has a clear winner; every step sorts
   // `total` keys in total (total / n arrays of n keys).
@@ -122,7 +136,8 @@ int main(int argc, char** argv) {
           radix_sort(a, s);
         }
       }
-    }  // measured here; the region learns from the time
+      if (run.planted_costs) scope.end(planted_cost(len, total, algorithm));
+    }  // otherwise measured here; the region learns from the time
     log.executed(region, explored);
     if (!run.quiet && (explored || step < static_cast<int>(sizes.size())))
       std::printf("step %d: n=%.0f %s (%s)\n", step, n, region.variants().label(algorithm).c_str(),

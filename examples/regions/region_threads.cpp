@@ -6,7 +6,7 @@
 //
 // The thread counts are the powers of two up to the number of cores (at
 // least {1, 2}: on one core, 2 is oversubscribed and the run says so).
-//   region_threads [--steps N] [--quiet]
+//   region_threads [--steps N] [--quiet] [--planted-costs]
 #include "run_report.hpp"
 
 #include <autosched/regions/region.hpp>
@@ -37,10 +37,15 @@ void smooth(std::vector<double>& x, std::vector<double>& y, int sweeps, int thre
   }
 }
 
+/// --planted-costs: a step's cost in ns if a point costs 1 ns and each thread
+/// beyond the first 1 µs to wake, per sweep. One thread wins at n = 64; at
+/// n = 262144 the most threads offered win, up to 16.
+double planted_cost(double n, int sweeps, int threads) { return sweeps * (n / threads + 1000.0 * (threads - 1)); }
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const examples::RunOptions run = examples::parse_run_options(argc, argv, 300);
+  const examples::RunOptions run = examples::parse_run_options(argc, argv, 300, /*plants_costs=*/true);
 
   const int cores = omp_get_num_procs();
   std::vector<std::int64_t> counts{1, 2};
@@ -81,6 +86,7 @@ int main(int argc, char** argv) {
       explored = scope.exploring();
       threads = scope.value<int>("threads");
       smooth(field[k], next[k], sweeps, threads);
+      if (run.planted_costs) scope.end(planted_cost(sizes[k], sweeps, threads));
     }
     log.executed(region, explored);
     if (!run.quiet && (explored || step < static_cast<int>(sizes.size())))

@@ -6,7 +6,7 @@
 //
 // Tiles are the powers of two 8 … 128 (Knob::integers): five variants keep
 // exploration short; Knob::range("tile", 8, 128, 8) would try sixteen.
-//   region_tile [--steps N] [--quiet]
+//   region_tile [--steps N] [--quiet] [--planted-costs]
 #include "run_report.hpp"
 
 #include <autosched/regions/region.hpp>
@@ -31,10 +31,18 @@ void transpose(const double* a, double* b, int n, int tile) {
   }
 }
 
+/// --planted-costs: a step's cost per element moved is 1, plus 16 / tile of
+/// loop overhead, plus 2 when a source and a destination tile (2 × t² doubles,
+/// t = min(tile, n)) overflow a 32 KiB cache. Tile 32 wins for every n.
+double planted_cost(double elements, int n, int tile) {
+  const double t = std::min(tile, n);
+  return elements * (1 + 16 / t + (2 * t * t * 8 > 32768 ? 2 : 0));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const examples::RunOptions run = examples::parse_run_options(argc, argv, 120);
+  const examples::RunOptions run = examples::parse_run_options(argc, argv, 120, /*plants_costs=*/true);
 
   const std::array<double, 3> sizes{64, 256, 1024};  // 32 KiB, 512 KiB, 8 MiB a matrix
   const std::vector<std::int64_t> tiles{8, 16, 32, 64, 128};
@@ -71,6 +79,8 @@ int main(int argc, char** argv) {
         const std::size_t offset = (static_cast<std::size_t>(m) * elements) % (a.size() - elements + 1);
         transpose(a.data() + offset, b.data() + offset, n, tile);
       }
+      if (run.planted_costs)
+        scope.end(planted_cost(static_cast<double>(matrices) * static_cast<double>(elements), n, tile));
     }
     log.executed(region, explored);
     if (!run.quiet && (explored || step < static_cast<int>(sizes.size())))

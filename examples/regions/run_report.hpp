@@ -21,20 +21,29 @@ namespace examples {
 struct RunOptions {
   int steps = 0;
   bool quiet = false;  ///< only the report, no per-step lines
+  /// The region learns from a cost the example computes from the features and
+  /// the variant (RegionScope::end(metric)) instead of the measured time. The
+  /// work still runs and is still checked, but what the region learns, and
+  /// whether it ever sees a drift, no longer depends on the machine or its
+  /// load: tests/examples uses it to check the learning cycle exactly.
+  bool planted_costs = false;
 };
 
-/// `--steps N` (N ≥ 1) and `--quiet`; anything else prints the usage and exits 2.
-inline RunOptions parse_run_options(int argc, char** argv, int default_steps) {
+/// `--steps N` (N ≥ 1), `--quiet`, and `--planted-costs` where the example
+/// has a cost model (`plants_costs`); anything else prints the usage and exits 2.
+inline RunOptions parse_run_options(int argc, char** argv, int default_steps, bool plants_costs = false) {
   RunOptions options{.steps = default_steps};
   const auto usage = [&](const std::string& why) {
-    std::fprintf(stderr, "%s\nusage: %s [--steps N] [--quiet]   (default %d steps)\n", why.c_str(), argv[0],
-                 default_steps);
+    std::fprintf(stderr, "%s\nusage: %s [--steps N] [--quiet]%s   (default %d steps)\n", why.c_str(), argv[0],
+                 plants_costs ? " [--planted-costs]" : "", default_steps);
     std::exit(2);
   };
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quiet") {
       options.quiet = true;
+    } else if (arg == "--planted-costs" && plants_costs) {
+      options.planted_costs = true;
     } else if (arg == "--steps") {
       if (i + 1 == argc) usage("--steps: expected a number of steps");
       const std::string_view text = argv[++i];

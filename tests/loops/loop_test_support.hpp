@@ -1,6 +1,5 @@
 #pragma once
 // Helpers shared by the loop runtime's tests.
-#include <autosched/core/clock.hpp>
 #include <autosched/techniques/catalogue.hpp>
 
 #include <gtest/gtest.h>
@@ -11,13 +10,6 @@
 #include <vector>
 
 namespace autosched::testing {
-
-/// Busy-waits for about `ns` nanoseconds of wall-clock time.
-inline void spin_ns(std::int64_t ns) {
-  const std::int64_t until = now_ns() + ns;
-  while (now_ns() < until) {
-  }
-}
 
 /// A cheap, well-mixed per-index value for random body costs.
 inline std::uint64_t mix(std::uint64_t x) {
