@@ -69,7 +69,8 @@ void warn(std::string_view raw) {
   if (subject == state.per_subject.end())
     subject = state.per_subject.emplace(std::string(subject_of(message)), 0).first;
   if (subject->second >= max_warnings_per_subject) {
-    if (subject->second++ == max_warnings_per_subject) {
+    if (subject->second == max_warnings_per_subject) {  // once; the count stops here
+      ++subject->second;
       std::fprintf(stderr, "autosched: warning: %s: further warnings about it are not shown\n",
                    subject->first.c_str());
     }
