@@ -1,5 +1,8 @@
 #include <autosched/core/environment.hpp>
 
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+
 #include <cstdlib>
 
 namespace autosched::environment {
@@ -9,6 +12,18 @@ std::optional<std::string> get(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr) return std::nullopt;
   return std::string(value);
+}
+
+bool flag(const char* name, bool fallback) {
+  const auto value = get(name);
+  if (!value) return fallback;
+  const std::string v = text::lower(text::trim(*value));
+  if (v.empty()) return fallback;
+  if (v == "1" || v == "yes" || v == "true" || v == "on") return true;
+  if (v == "0" || v == "no" || v == "false" || v == "off") return false;
+  detail::warn(text::bad_value(name, *value, "1, yes, true, on or 0, no, false, off") + "; using " +
+               (fallback ? "yes" : "no"));
+  return fallback;
 }
 
 }  // namespace autosched::environment

@@ -1,7 +1,11 @@
 #include <autosched/core/error.hpp>
 
+#include <autosched/core/text.hpp>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -28,8 +32,15 @@ namespace {
 struct WarningState {
   std::mutex mutex;
   std::set<std::string, std::less<>> seen;
+  std::map<std::string, int, std::less<>> per_subject;  // different messages printed per subject
   WarningSink sink;
 };
+
+/// What a warning is about: "AUTOSCHED_SCHEDULE_FOR" for
+/// "AUTOSCHED_SCHEDULE_FOR[loop]=x: expected ...", bounded.
+std::string_view subject_of(std::string_view message) {
+  return message.substr(0, std::min<std::size_t>(message.find_first_of("=:["), 80));
+}
 WarningState& warning_state() {
   static WarningState state;
   return state;
@@ -41,15 +52,33 @@ bool warnings_silenced() {
 }
 }  // namespace
 
-void warn(std::string_view message) {
+void warn(std::string_view raw) {
+  // Messages echo the user's input: one line, printable, bounded.
+  const std::string message = text::escape(raw, max_warning_bytes);
   auto& state = warning_state();
   std::lock_guard lock(state.mutex);
   if (state.sink) {
     state.sink(message);
     return;
   }
-  if (!state.seen.emplace(message).second || warnings_silenced()) return;
-  std::fprintf(stderr, "autosched: warning: %.*s\n", static_cast<int>(message.size()), message.data());
+  if (warnings_silenced() || state.seen.contains(message)) return;
+  // A flood of different warnings about one thing (16000 bad entries of one
+  // variable) is cut to a few and one line saying so; neither stderr nor the
+  // set of seen messages grows with it.
+  auto subject = state.per_subject.find(subject_of(message));
+  if (subject == state.per_subject.end())
+    subject = state.per_subject.emplace(std::string(subject_of(message)), 0).first;
+  if (subject->second >= max_warnings_per_subject) {
+    if (subject->second == max_warnings_per_subject) {  // once; the count stops here
+      ++subject->second;
+      std::fprintf(stderr, "autosched: warning: %s: further warnings about it are not shown\n",
+                   subject->first.c_str());
+    }
+    return;
+  }
+  ++subject->second;
+  state.seen.insert(message);
+  std::fprintf(stderr, "autosched: warning: %s\n", message.c_str());
 }
 
 WarningSink set_warning_sink(WarningSink sink) {

@@ -5,6 +5,7 @@
 /// application can run through, and debug-build contract checks.
 
 #include <autosched/core/source_location.hpp>
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -32,7 +33,14 @@ namespace detail {
 /// Reports a problem the computation continues through (bad environment value,
 /// missing profile, corrupt file). Printed on stderr as "autosched: warning: ..."
 /// unless AUTOSCHED_VERBOSE=0; identical messages are printed once per process.
+/// The message is escaped and bounded first (text::escape, max_warning_bytes),
+/// for the sink too. On stderr, after max_warnings_per_subject different
+/// messages about one subject (the message up to its first '=', ':' or '['),
+/// one line says that further ones are not shown.
 void warn(std::string_view message);
+
+inline constexpr std::size_t max_warning_bytes = 1024;
+inline constexpr int max_warnings_per_subject = 20;
 
 /// Where warnings go; tests install a sink to assert on them. An empty
 /// function restores the default (stderr). Returns the previous sink.

@@ -10,6 +10,12 @@
 namespace autosched {
 
 struct RunningStats {
+  /// The most samples a loaded state (model file, store, selector state) may
+  /// claim for one accumulator, or in all: 2^48, beyond any real run (10^6
+  /// samples a second for 8 years), and 2^15 such states merged still fit
+  /// the signed counter. Readers reject larger counts as damage.
+  static constexpr std::int64_t max_loaded_count = std::int64_t{1} << 48;
+
   std::int64_t count = 0;
   double mean = 0;
   double m2 = 0;  ///< sum of squared deviations from the mean

@@ -2,6 +2,7 @@
 
 #include <autosched/core/error.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -61,10 +62,63 @@ std::string join(const std::vector<std::string_view>& items, std::string_view se
   return out;
 }
 
+namespace {
+/// Length of the valid UTF-8 sequence at the start of `s`, or 0.
+std::size_t utf8_length(std::string_view s) noexcept {
+  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char c = b(0);
+  std::size_t n = 0;
+  unsigned low = 0x80, high = 0xBF;  // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) low = 0xA0;   // overlong
+    if (c == 0xED) high = 0x9F;  // UTF-16 surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) low = 0x90;   // overlong
+    if (c == 0xF4) high = 0x8F;  // beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (s.size() < n || b(1) < low || b(1) > high) return 0;
+  for (std::size_t i = 2; i < n; ++i)
+    if (b(i) < 0x80 || b(i) > 0xBF) return 0;
+  return n;
+}
+}  // namespace
+
+std::string escape(std::string_view s, std::size_t max_bytes) {
+  std::string out;
+  out.reserve(std::min(s.size(), max_bytes) + 16);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 1;
+    char piece[8];
+    std::string_view add;
+    if (c >= 0x20 && c < 0x7F) {
+      add = s.substr(i, 1);
+    } else if (c >= 0x80 && (n = utf8_length(s.substr(i))) > 0) {
+      add = s.substr(i, n);
+    } else {
+      n = 1;
+      std::snprintf(piece, sizeof piece, "\\x%02X", c);
+      add = piece;
+    }
+    if (out.size() + add.size() > max_bytes) break;
+    out += add;
+    i += n;
+  }
+  if (i < s.size()) out += "… (" + std::to_string(s.size() - i) + " more bytes)";
+  return out;
+}
+
 std::string bad_value(std::string_view name, std::string_view value, std::string_view accepted) {
-  std::string out(name);
+  std::string out = escape(name, max_echoed_value);
   out += '=';
-  out += value;
+  out += escape(value, max_echoed_value);
   out += ": expected ";
   out += accepted;
   return out;

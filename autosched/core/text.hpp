@@ -32,8 +32,19 @@ std::string lower(std::string_view s);
 /// "a, b, c" — for the "accepted values" part of error messages.
 std::string join(const std::vector<std::string_view>& items, std::string_view separator = ", ");
 
+/// `s` made safe to print in one line of a message: control characters
+/// (newline and escape included) and bytes that are not valid UTF-8 become
+/// "\xNN"; valid UTF-8 stays. Idempotent (a backslash is kept as is), so a
+/// message may pass through it twice. Beyond `max_bytes` of output the rest
+/// is cut at a character boundary and "… (N more bytes)" appended.
+std::string escape(std::string_view s, std::size_t max_bytes = 4096);
+
+/// The longest value bad_value() echoes; the rest is summarised.
+inline constexpr std::size_t max_echoed_value = 200;
+
 /// The standard message for a rejected value (STYLE §13):
-/// "<name>=<value>: expected <accepted>".
+/// "<name>=<value>: expected <accepted>". The name and value are escaped and
+/// bounded (escape(), max_echoed_value): they are the user's input.
 std::string bad_value(std::string_view name, std::string_view value, std::string_view accepted);
 
 /// `value`, given for `key` inside the setting `name`=`whole` (a

@@ -9,6 +9,8 @@
 #include <autosched/techniques/exp_chunk.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
@@ -52,6 +54,28 @@ class Registry {
 Registry& registry() {
   static auto* r = new Registry;  // never destroyed: loops may run during static destruction
   return *r;
+}
+
+/// LoopOptions::profile and ::weights held to the rules their schedule-text
+/// spellings follow (mu=, sigma=, h=, weights=): NaN, infinities and
+/// negatives would reach the techniques' formulas unchecked.
+void check_request(const OpenRequest& r, const std::string& loop) {
+  constexpr double huge = 1e18;  // the schedule text's bound
+  auto reject = [&](const std::string& field, double v, const char* accepted) {
+    char value[40];
+    std::snprintf(value, sizeof value, "%g", v);
+    autosched::detail::throw_error(text::bad_value("loop '" + loop + "': LoopOptions::" + field, value, accepted));
+  };
+  if (const Profile* p = r.profile) {
+    if (!(p->mu_ns > 0 && p->mu_ns <= huge)) reject("profile.mu_ns", p->mu_ns, "a number in (0, 1e18]");
+    if (!(p->sigma_ns >= 0 && p->sigma_ns <= huge)) reject("profile.sigma_ns", p->sigma_ns, "a number in [0, 1e18]");
+    if (!(p->overhead_ns >= 0 && p->overhead_ns <= huge))
+      reject("profile.overhead_ns", p->overhead_ns, "a number in [0, 1e18]");
+  }
+  for (std::size_t i = 0; i < r.weights.size(); ++i) {
+    const double w = r.weights[i];
+    if (!(w > 0 && std::isfinite(w))) reject("weights[" + std::to_string(i) + "]", w, "a positive finite number");
+  }
 }
 
 }  // namespace
@@ -133,6 +157,7 @@ Instance* Loop::open(const OpenRequest& request) {
 }
 
 Instance* Loop::open_locked(const OpenRequest& request) {
+  check_request(request, name_);  // before anything is decided or taken from the pool
   const Schedule& schedule = resolve_schedule(request);
   std::unique_ptr<Instance> owned(take_from_pool());
   Instance& inst = *owned;

@@ -8,7 +8,13 @@
 ///   autosched::parallel_for_chunks(0, n, [&](std::int64_t first, std::int64_t last) { ... });
 ///
 /// Contract: every index in [begin, end) is passed to the body exactly once
-/// (nothing when end <= begin; at most 2^62 iterations). Inside an OpenMP
+/// (nothing when end <= begin; at most 2^62 iterations). The bounds are
+/// compared by value, whatever their types (std::cmp_less), not after C++'s
+/// usual conversions: `parallel_for(0, v.size(), body)` runs v.size()
+/// iterations, `parallel_for(3u, -1, body)` none. The body's index type is
+/// std::common_type_t of the bounds; a non-empty range that it cannot hold
+/// (a negative begin with an unsigned end, such as `-5, v.size()`) throws
+/// autosched::Error naming both bounds before any iteration runs. Inside an OpenMP
 /// parallel region the call work-shares with that team (every thread must make
 /// it, as with `omp for`); elsewhere it opens a team (OMP_NUM_THREADS,
 /// OMP_PLACES, OMP_PROC_BIND apply). If a body throws, no further chunks are
@@ -25,7 +31,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 namespace autosched {
 
@@ -39,6 +47,21 @@ std::int64_t to_index(I value) {
     }
   }
   return static_cast<std::int64_t>(value);
+}
+
+/// [begin, end) in int64_t for a body taking `Index`. Compared by value:
+/// with mixed signs, C++'s usual conversions would turn -5 into 2^64 - 5.
+template <std::integral Index, std::integral B, std::integral E>
+std::pair<std::int64_t, std::int64_t> to_bounds(B begin, E end) {
+  if (std::cmp_greater_equal(begin, end)) return {0, 0};  // empty: nothing runs, nothing to convert
+  if constexpr (std::is_unsigned_v<Index>) {
+    if (std::cmp_less(begin, 0)) {
+      throw_error("parallel_for: bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
+                  ") mix a negative begin with an unsigned end; the body's unsigned index cannot hold " +
+                  std::to_string(begin) + ". Give both bounds a signed type (e.g. std::int64_t)");
+    }
+  }
+  return {to_index(begin), to_index(end)};
 }
 
 template <class F>
@@ -68,8 +91,8 @@ void parallel_for(B begin, E end, Body&& body, const LoopOptions& options = {},
           for (std::int64_t i = base + c.begin; i < base + c.end; ++i) fn(static_cast<Index>(i));
         });
   };
-  detail::run_loop(
-      {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});
+  const auto [first, last] = detail::to_bounds<Index>(begin, end);
+  detail::run_loop({first, last, run, run_sequence, detail::erase(body), &options, where});
 }
 
 /// Calls body(first, last) for chunks that together cover [begin, end) once.
@@ -89,8 +112,8 @@ void parallel_for_chunks(B begin, E end, Body&& body, const LoopOptions& options
         seq, n, stats, [&](std::int64_t i) { fn(static_cast<Index>(base + i), static_cast<Index>(base + i + 1)); },
         [&](IndexRange c) { fn(static_cast<Index>(base + c.begin), static_cast<Index>(base + c.end)); });
   };
-  detail::run_loop(
-      {detail::to_index(begin), detail::to_index(end), run, run_sequence, detail::erase(body), &options, where});
+  const auto [first, last] = detail::to_bounds<Index>(begin, end);
+  detail::run_loop({first, last, run, run_sequence, detail::erase(body), &options, where});
 }
 
 }  // namespace autosched

@@ -53,7 +53,9 @@ int autosched_region_get_variant(autosched_region_scope* scope, int* variant);
 int autosched_region_end(autosched_region_scope* scope);
 int autosched_region_end_with_metric(autosched_region_scope* scope, double metric);
 int autosched_region_train(autosched_region* region);
-/* Saves the region's knowledge to the store and frees it. NULL is accepted. */
+/* Saves the region's knowledge to the store and frees it. NULL is accepted.
+ * AUTOSCHED_REGION_ESTATE, and the region kept, while a scope begun on it has
+ * not ended. */
 int autosched_region_destroy(autosched_region* region);
 /* This thread's last error message ("" when none). */
 const char* autosched_region_last_error(void);

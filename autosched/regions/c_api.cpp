@@ -2,6 +2,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/regions/region.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -10,14 +11,19 @@
 
 struct autosched_region {
   autosched::Region region;
+  std::atomic<int> open_scopes{0};  ///< begun and not ended: destroy refuses while any is
 };
 
 namespace autosched {
 
 // The C scope is storage for a RegionScope; the public RegionScope type is
 // kept small enough (features inline) for that.
-static_assert(sizeof(RegionScope) <= sizeof(autosched_region_scope::storage));
-static_assert(alignof(RegionScope) <= alignof(double));
+struct CScope {
+  RegionScope scope;  // first: the storage's address is the scope's
+  autosched_region* owner;
+};
+static_assert(sizeof(CScope) <= sizeof(autosched_region_scope::storage));
+static_assert(alignof(CScope) <= alignof(double));
 
 namespace {
 
@@ -48,7 +54,7 @@ int guarded(F&& f) {
 
 RegionScope* live_scope(autosched_region_scope* s) {
   if (s == nullptr || s->live != live_mark) return nullptr;
-  return std::launder(reinterpret_cast<RegionScope*>(s->storage));
+  return &std::launder(reinterpret_cast<CScope*>(s->storage))->scope;
 }
 
 int ended(const char* call) noexcept {
@@ -71,9 +77,12 @@ int in_order(F&& f) {
   });
 }
 
-void close(autosched_region_scope* s, RegionScope* scope) {
-  scope->~RegionScope();
+void close(autosched_region_scope* s, RegionScope*) {
+  CScope* c = std::launder(reinterpret_cast<CScope*>(s->storage));
+  autosched_region* owner = c->owner;
+  c->~CScope();
   s->live = 0;
+  owner->open_scopes.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace
@@ -123,8 +132,9 @@ int autosched_region_begin(autosched_region* region, autosched_region_scope* sco
                 "autosched_region_begin: the scope is live (end the execution it holds before beginning another)");
   }
   return guarded([&]() -> int {
-    new (scope->storage) RegionScope(region->region.begin());
+    new (scope->storage) CScope{region->region.begin(), region};
     scope->live = live_mark;
+    region->open_scopes.fetch_add(1, std::memory_order_relaxed);
     return AUTOSCHED_REGION_OK;
   });
 }
@@ -184,6 +194,13 @@ int autosched_region_train(autosched_region* region) {
 
 int autosched_region_destroy(autosched_region* region) {
   return guarded([&]() -> int {
+    // A live scope points into the region: freeing it would leave the scope's
+    // end to write freed memory. Refused, and the region stays usable.
+    if (const int open = region != nullptr ? region->open_scopes.load(std::memory_order_acquire) : 0; open > 0) {
+      return fail(AUTOSCHED_REGION_ESTATE, "autosched_region_destroy: region '" + region->region.id() + "' has " +
+                                               std::to_string(open) +
+                                               " scope(s) still live; end them first (the region is kept)");
+    }
     delete region;
     return AUTOSCHED_REGION_OK;
   });

@@ -5,6 +5,7 @@
 #include <autosched/regions/detail/learner_entry.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +58,16 @@ std::string RegionLearner::samples_text(Samples which) const {
 
 namespace {
 
+/// A count of at most max_loaded_count written in decimal, or -1 (also for
+/// a number strtoll would saturate at 2^63 - 1); `*end` as strtoll sets it.
+long long read_count(const char* p, char** end) {
+  errno = 0;
+  const long long v = std::strtoll(p, end, 10);
+  if (*end == p) return -1;
+  if (errno == ERANGE || v > RunningStats::max_loaded_count) return -1;
+  return v;
+}
+
 struct ParsedRow {
   std::vector<double> x;
   std::vector<std::pair<int, PairStats>> pairs;
@@ -79,6 +90,7 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
     return fail("samples have " + std::to_string(f) + " features, the region " + std::to_string(features));
   if (v != variants)
     return fail("samples have " + std::to_string(v) + " variants, the region " + std::to_string(variants));
+  long long total = 0;  // samples and warm-ups so far, each at most max_loaded_count: no overflow
   for (long long r = 0; r < n; ++r) {
     if (!std::getline(in, line))
       return fail("samples end after " + std::to_string(r) + " of " + std::to_string(n) + " rows");
@@ -97,7 +109,7 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
       const long vi = std::strtol(p, &end, 10);
       if (end == p || vi < 0 || vi >= variants) return fail("bad variant in row " + std::to_string(r));
       p = end;
-      const long long count = std::strtoll(p, &end, 10);
+      const long long count = read_count(p, &end);
       if (end == p || count < 0) return fail("bad count in row " + std::to_string(r));
       p = end;
       double values[3];
@@ -106,9 +118,16 @@ bool parse_samples(std::string_view text, int features, int variants, std::vecto
         if (end == p || !std::isfinite(value)) return fail("bad statistic in row " + std::to_string(r));
         p = end;
       }
-      const long long skipped = std::strtoll(p, &end, 10);
+      const long long skipped = read_count(p, &end);
       if (end == p || skipped < 0) return fail("bad warm-up count in row " + std::to_string(r));
       p = end;
+      // A damaged count near 2^63 would overflow the counters it is merged
+      // into: the whole text may claim at most max_loaded_count samples.
+      total += count;
+      total += skipped;
+      if (total > RunningStats::max_loaded_count)
+        return fail("sample counts beyond " + std::to_string(RunningStats::max_loaded_count) + " in row " +
+                    std::to_string(r));
       // Any finite mean (a metric may be negative); only a negative spread,
       // a minimum above the mean or an empty pair are impossible.
       const double slack = 1e-9 * std::abs(values[0]);  // the incremental mean may round an ulp low

@@ -48,10 +48,16 @@ ModelSpec checked_spec(const std::string& id, const RegionOptions& o) {
 RegionLearner make_learner(const std::string& id, const RegionOptions& o, int features, int variants) {
   ModelSpec spec = checked_spec(id, o);
   try {
-    return RegionLearner(std::move(spec), features, variants, o.min_train);
+    return RegionLearner(spec, features, variants, o.min_train);
   } catch (const Error& e) {
-    throw_error("region '" + id + "': " + e.what());
+    // A model given in code is the caller's error; the environment's default
+    // fits some regions and not others (static,variant=5 with 3 variants), and
+    // a setting must never abort the program: this region tunes with 'auto'.
+    if (!o.model.empty()) throw_error("region '" + id + "': " + e.what());
+    warn("AUTOSCHED_REGION_MODEL=" + spec.text + ": region '" + id + "' cannot use it (" + e.what() +
+         "); this region uses 'auto'");
   }
+  return RegionLearner(parse_model_spec("auto", "default model"), features, variants, o.min_train);
 }
 
 const std::string& checked_id(const std::string& id) {

@@ -201,7 +201,8 @@ bool AutoSelector::resume(std::vector<ArmState> arms) {
     // Only statistics a run could have produced: anything else (a damaged
     // or hand-edited store) would turn every draw into NaN.
     const bool valid = a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
-                                        : a.all.count > 0 && std::isfinite(a.all.mean) && a.all.mean > 0 &&
+                                        : a.all.count > 0 && a.all.count <= RunningStats::max_loaded_count &&
+                                              std::isfinite(a.all.mean) && a.all.mean > 0 &&
                                               std::isfinite(a.all.m2) && a.all.m2 >= 0;
     if (!valid) return false;
     any = any || (a.all.count > 0 && !a.retired);

@@ -3,6 +3,7 @@
 #include <autosched/core/error.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,7 +55,7 @@ void CostBandit::observe(const Decision& decision, const Outcome& outcome) {
 namespace {
 
 bool possible(const ArmSamples& s) {
-  if (s.stats.count < 0) return false;
+  if (s.stats.count < 0 || s.stats.count > RunningStats::max_loaded_count) return false;
   if (s.stats.count == 0) return true;  // its other fields are reset on use
   return std::isfinite(s.stats.mean) && std::isfinite(s.stats.m2) && s.stats.m2 >= 0 && std::isfinite(s.min);
 }
@@ -94,8 +95,9 @@ bool CostBandit::load_state(std::string_view state) {
   p = end;
   std::vector<ArmSamples> loaded(arms_.size());
   for (ArmSamples& s : loaded) {
+    errno = 0;
     s.stats.count = std::strtoll(p, &end, 10);
-    if (end == p) return false;
+    if (end == p || errno == ERANGE) return false;  // beyond 64 bits: damaged
     p = end;
     double values[3];
     for (double& v : values) {

@@ -1,5 +1,6 @@
 #include <autosched/select/rl_agent.hpp>
 
+#include <autosched/core/running_stats.hpp>
 #include <autosched/select/rl_names.hpp>
 
 #include <algorithm>
@@ -255,6 +256,12 @@ bool RlAgent::load_state(std::string_view state) {
     c = static_cast<char>(v != 0);
   }
   if (!in || copy.state_ < 0 || copy.state_ >= arms_) return false;
+  // Counters a run could have reached: a damaged one near 2^63 would
+  // overflow at the next step.
+  auto plausible = [](auto n) { return n >= 0 && n <= RunningStats::max_loaded_count; };
+  if (!plausible(copy.step_) || !plausible(copy.paired_) || !plausible(copy.jump_)) return false;
+  for (long n : copy.visits_)
+    if (!plausible(n)) return false;
   copy.update_rates();
   *this = std::move(copy);
   return true;

@@ -14,6 +14,9 @@ namespace autosched {
 
 namespace {
 
+/// Problems reported for one variable's entries before the rest are counted.
+constexpr std::size_t max_problems_per_variable = 8;
+
 // The part of an autosched::Error message after "<name>=<value>: expected ".
 std::string accepted_part(const Error& e) {
   const std::string m = e.what();
@@ -180,23 +183,31 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get) {
     }
   }
   if (auto schedule_for = get("AUTOSCHED_SCHEDULE_FOR")) {
+    // Each problem names its entry only, never the whole value, and a value
+    // with many bad entries gives a few problems and one count of the rest.
+    std::size_t bad_entries = 0;
+    auto problem = [&](std::string message) {
+      if (++bad_entries <= max_problems_per_variable) env.problems.push_back(std::move(message));
+    };
     for (auto entry : text::split(*schedule_for, ';')) {
       if (entry.empty()) continue;
       const text::KeyValue item = text::split_key_value(entry);  // <loop>=<schedule>
       const std::string_view loop = item.key;
       if (loop.empty()) {
-        env.problems.push_back(text::bad_value("AUTOSCHED_SCHEDULE_FOR", *schedule_for,
-                                               "<loop>=<schedule> entries separated by ';', got '" +
-                                                   std::string(entry) + "'; ignoring that entry"));
+        problem(text::bad_value("AUTOSCHED_SCHEDULE_FOR", "…;" + std::string(entry) + ";…",
+                                "<loop>=<schedule> entries separated by ';'; ignoring that entry"));
         continue;
       }
-      const std::string source = "AUTOSCHED_SCHEDULE_FOR[" + std::string(loop) + "]";
+      const std::string source = "AUTOSCHED_SCHEDULE_FOR[" + text::escape(loop, text::max_echoed_value) + "]";
       try {
         env.per_loop.emplace_back(std::string(loop), parse_schedule(env.with_rl_keys(item.value), source));
       } catch (const Error& e) {
-        env.problems.push_back(text::bad_value(source, item.value, accepted_part(e)) +
-                               "; ignoring that entry");
+        problem(text::bad_value(source, item.value, accepted_part(e)) + "; ignoring that entry");
       }
+    }
+    if (bad_entries > max_problems_per_variable) {
+      env.problems.push_back("AUTOSCHED_SCHEDULE_FOR: … and " + std::to_string(bad_entries - max_problems_per_variable) +
+                             " more bad entries, ignored");
     }
   }
   return env;

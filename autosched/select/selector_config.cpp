@@ -82,6 +82,17 @@ std::vector<std::string> read_replay(const std::string& path, std::string_view s
   return arms;
 }
 
+/// The index in `arms` of a replay file's arm, given as an index or a label;
+/// -1 when it names none of them.
+int replay_index(const std::string& label, const Portfolio& arms) {
+  const int n = static_cast<int>(arms.size());
+  if (auto i = text::to_int(label)) return *i >= 0 && *i < n ? static_cast<int>(*i) : -1;
+  for (int k = 0; k < n; ++k) {
+    if (arms[static_cast<std::size_t>(k)].label() == label) return k;
+  }
+  return -1;
+}
+
 }  // namespace
 
 bool SelectorConfig::is_rl() const noexcept { return is_rl_selector(selector); }
@@ -239,6 +250,23 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
   if (in_portfolio && c.portfolio.empty()) {
     detail::throw_error(text::bad_value(source, text, "portfolio = at least one arm, e.g. portfolio=static,ss,gss"));
   }
+  // A replayed arm the portfolio lacks is rejected here, where the schedule is
+  // read, not at the first loop. The chunk selector's arms depend on the
+  // loop's size: only their indices can be checked, at the loop.
+  if (!c.replay_arms.empty() && c.selector != "chunk") {
+    const Portfolio arms = selector_portfolio(c, Context{});
+    for (std::size_t i = 0; i < c.replay_arms.size(); ++i) {
+      if (replay_index(c.replay_arms[i], arms) >= 0) continue;
+      std::vector<std::string> labels;
+      for (const TechniqueSpec& a : arms) labels.push_back(a.label());
+      std::vector<std::string_view> views(labels.begin(), labels.end());
+      detail::throw_error(text::bad_value(source, text,
+                                          "replay = a file of arms of the portfolio (" + text::join(views) +
+                                              ") or their indices 0.." + std::to_string(arms.size() - 1) +
+                                              "; arm " + std::to_string(i + 1) + " of the file is '" +
+                                              c.replay_arms[i] + "'"));
+    }
+  }
   return c;
 }
 
@@ -280,14 +308,15 @@ std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const Portfolio
   rl.seed = s;
   const std::string agent = c.selector == "chunk" ? c.chunk_agent : c.selector;
   rl.learner = find_rl_learner(agent).value_or(RlLearner::qlearn);
+  // parse_selector checked the arms against a fixed portfolio; the chunk
+  // selector's arms depend on the loop, and an arm beyond them is skipped with
+  // a warning (a setting must not abort the program at its first loop).
   for (const std::string& label : c.replay_arms) {
-    int index = -1;
-    if (auto i = text::to_int(label)) index = static_cast<int>(*i);
-    for (int k = 0; k < n && index < 0; ++k) {
-      if (arms[static_cast<std::size_t>(k)].label() == label) index = k;
-    }
-    if (index < 0 || index >= n) {
-      detail::throw_error("replay: arm '" + label + "' is not in the portfolio of " + std::string(point));
+    const int index = replay_index(label, arms);
+    if (index < 0) {
+      detail::warn("replay: arm '" + label + "' is not among the " + std::to_string(n) + " arms of " +
+                   std::string(point) + "; skipping it");
+      continue;
     }
     rl.replay.push_back(index);
   }

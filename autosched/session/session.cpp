@@ -100,8 +100,7 @@ Recorder& recorder() {
         autosched::detail::warn(std::string(e.what()) + "; no trace for this run");
       }
     }
-    const auto threads = environment::get("AUTOSCHED_TRACE_THREADS");
-    rec->trace_threads = threads && *threads == "1";
+    rec->trace_threads = environment::flag("AUTOSCHED_TRACE_THREADS", false);
     DecisionEngine::instance().connect([rec]() -> StateStore* { return rec->store(); }, &rec->logs);
     drive::attach(*rec);
     std::atexit(finish);

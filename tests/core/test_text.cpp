@@ -119,5 +119,23 @@ TEST(Text, ReadKeyValuesMapsBareItems) {
   EXPECT_NE(key_value_error("x,4,chunk=5", rules).find("'chunk' repeats"), std::string::npos);
 }
 
+// One escaping helper for every message that echoes input: printable ASCII
+// and valid UTF-8 stay, the rest becomes \xNN; idempotent; bounded.
+TEST(Text, EscapeMakesInputPrintableAndBounded) {
+  EXPECT_EQ(text::escape("plain, caf\xc3\xa9 \xe2\x86\x92 ok"), "plain, caf\xc3\xa9 \xe2\x86\x92 ok");
+  EXPECT_EQ(text::escape("a\tb\nc\x7f"), "a\\x09b\\x0Ac\\x7F");
+  EXPECT_EQ(text::escape("\xff\xc3(\xed\xa0\x80\xf4\x90\x80\x80\xe2\x86"),
+            "\\xFF\\xC3(\\xED\\xA0\\x80\\xF4\\x90\\x80\\x80\\xE2\\x86");
+  const std::string once = text::escape("x\x01y\xfe");
+  EXPECT_EQ(text::escape(once), once);
+  EXPECT_EQ(text::escape(std::string(10, 'a'), 4), "aaaa… (6 more bytes)");
+  EXPECT_EQ(text::escape("\x01\x02", 5), "\\x01… (1 more bytes)");
+  // bad_value echoes the user's value escaped and bounded.
+  const std::string m = text::bad_value("AUTOSCHED_X", "1\x1b[0m" + std::string(10000, '7'), "a number");
+  EXPECT_TRUE(m.starts_with("AUTOSCHED_X=1\\x1B[0m777")) << m.substr(0, 40);
+  EXPECT_LT(m.size(), text::max_echoed_value + 80);
+  EXPECT_TRUE(m.ends_with(": expected a number")) << m;
+}
+
 }  // namespace
 }  // namespace autosched

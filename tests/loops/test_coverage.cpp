@@ -66,5 +66,40 @@ TEST(Coverage, OffsetsAndIndexTypes) {
   EXPECT_EQ(calls, 0);
 }
 
+// Bounds of mixed signs are compared by value, not after the usual
+// arithmetic conversions (which turn -5 into 2^64 - 5).
+TEST(Coverage, MixedSignBounds) {
+  const std::vector<int> v(5);
+  std::vector<std::atomic<int>> hits(v.size());
+  parallel_for(0, v.size(), [&](std::size_t i) { hits[i].fetch_add(1); }, {.threads = 2});
+  parallel_for_chunks(0, v.size(), [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) hits[i].fetch_add(1);
+  }, {.threads = 2});
+  for (auto& h : hits) EXPECT_EQ(h.load(), 2);
+
+  // A negative begin cannot reach a body taking size_t: an error naming the
+  // bounds, and no call (the body used to run at index 18446744073709551611).
+  std::atomic<int> calls{0};
+  try {
+    parallel_for(-5, v.size(), [&](std::size_t) { calls.fetch_add(1); }, {.threads = 2});
+    ADD_FAILURE() << "parallel_for(-5, v.size()) did not throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("[-5, 5)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parallel_for_chunks(-5, v.size(), [&](std::size_t, std::size_t) { calls.fetch_add(1); }), Error);
+  EXPECT_EQ(calls.load(), 0);
+
+  // An empty range by value is empty whatever the types: 3u > -1.
+  parallel_for(3u, -1, [&](unsigned) { calls.fetch_add(1); });
+  parallel_for(std::size_t{7}, -5, [&](std::size_t) { calls.fetch_add(1); });
+  EXPECT_EQ(calls.load(), 0);
+
+  // Signed on both sides: the negative indices are the body's.
+  std::vector<std::atomic<int>> signed_hits(10);
+  parallel_for(std::int64_t{-5}, 5, [&](std::int64_t i) { signed_hits[static_cast<std::size_t>(i + 5)].fetch_add(1); },
+               {.threads = 2});
+  for (auto& h : signed_hits) EXPECT_EQ(h.load(), 1);
+}
+
 }  // namespace
 }  // namespace autosched

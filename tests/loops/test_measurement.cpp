@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <autosched/core/source_location.hpp>
+#include <atomic>
+#include <cmath>
 #include <cstdlib>
 
 namespace autosched {
@@ -107,6 +109,46 @@ TEST(Measurement, OptionsProvideTheProfile) {
                 .threads = 2,
                 .profile = Profile{.mu_ns = 50, .sigma_ns = 10, .overhead_ns = 30}});
   EXPECT_EQ(last_instance("measure/option-profile")->technique, "bold");
+}
+
+// The profile and weights given in code follow the rules of their schedule
+// text spellings (mu=, sigma=, h=, weights=): NaN and negatives are errors
+// naming the field, raised before any iteration runs.
+TEST(Measurement, NonFiniteOrNegativeProfileAndWeightsAreRejected) {
+  const double nan = std::nan("");
+  const double weights_bad[] = {1.0, -1.0};
+  const double weights_nan[] = {nan, 1.0};
+  const struct {
+    LoopOptions options;
+    const char* field;
+  } cases[] = {
+      {{.name = "measure/bad-profile", .schedule = "bold", .threads = 2,
+        .profile = Profile{.mu_ns = nan, .sigma_ns = 10, .overhead_ns = 30}},
+       "LoopOptions::profile.mu_ns=nan"},
+      {{.name = "measure/bad-profile", .schedule = "bold", .threads = 2,
+        .profile = Profile{.mu_ns = 50, .sigma_ns = -1, .overhead_ns = 30}},
+       "LoopOptions::profile.sigma_ns=-1"},
+      {{.name = "measure/bad-profile", .schedule = "fac", .threads = 2,
+        .profile = Profile{.mu_ns = 50, .sigma_ns = 10, .overhead_ns = HUGE_VAL}},
+       "LoopOptions::profile.overhead_ns=inf"},
+      {{.name = "measure/bad-weights", .schedule = "wf", .threads = 2, .weights = weights_bad},
+       "LoopOptions::weights[1]=-1"},
+      {{.name = "measure/bad-weights", .schedule = "wf", .threads = 2, .weights = weights_nan},
+       "LoopOptions::weights[0]=nan"},
+  };
+  for (const auto& c : cases) {
+    std::atomic<int> calls{0};
+    try {
+      parallel_for(0, 100, [&](int) { calls.fetch_add(1); }, c.options);
+      ADD_FAILURE() << "accepted " << c.field;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.field), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(calls.load(), 0) << c.field;
+  }
+  const double weights_ok[] = {1.0, 3.0};
+  EXPECT_NO_THROW(
+      parallel_for(0, 100, [](int) {}, {.name = "measure/good-weights", .schedule = "wf", .threads = 2, .weights = weights_ok}));
 }
 
 TEST(Measurement, BadOptionsAreRejectedWithTheirName) {

@@ -115,3 +115,33 @@ TEST(ModelFile, MalformedButChecksummedFilesAreRejected) {
   EXPECT_FALSE(autosched::read_model_text(replace("tree ", "tree 99999"), &why));
   EXPECT_FALSE(autosched::read_model_text(sign("not a model\n"), &why));
 }
+
+// A checksummed file can still carry counts no run could reach: near 2^63 they
+// overflow the signed counters they are merged into (undefined behaviour),
+// beyond 64 bits strtoll saturates. Both are damage, reported with a reason.
+TEST(ModelFile, ImplausibleSampleCountsAreRejected) {
+  auto learner = [] { return autosched::RegionLearner(autosched::parse_model_spec("auto", "t"), 1, 2, 0); };
+  auto samples = [](const std::string& count, const std::string& skipped = "0") {
+    return "samples 1 2 2\n0x1p+0 | 0 " + count + " 0x1p+0 0x0p+0 0x1p+0 " + skipped +
+           "\n0x1p+1 | 1 3 0x1p+0 0x0p+0 0x1p+0 0\n";
+  };
+  std::string why;
+  {
+    auto l = learner();
+    ASSERT_TRUE(l.load_samples(samples("5"), &why)) << why;
+    ASSERT_TRUE(l.load_samples(samples("5"), &why)) << why;  // merged onto the first
+  }
+  for (const std::string bad : {"9223372036854775000", "99999999999999999999", "281474976710657"}) {
+    auto l = learner();
+    ASSERT_TRUE(l.load_samples(samples("5"), &why)) << why;
+    why.clear();
+    EXPECT_FALSE(l.load_samples(samples(bad), &why)) << bad;
+    EXPECT_NE(why.find("count"), std::string::npos) << why;
+    EXPECT_FALSE(l.load_samples(samples("5", bad), &why)) << "skipped " << bad;
+  }
+  // Each count in range, but together beyond the bound.
+  auto l = learner();
+  EXPECT_FALSE(l.load_samples("samples 1 2 2\n0x1p+0 | 0 281474976710656 0x1p+0 0x0p+0 0x1p+0 0\n"
+                              "0x1p+1 | 1 281474976710656 0x1p+0 0x0p+0 0x1p+0 0\n",
+                              &why));
+}

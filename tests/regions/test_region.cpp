@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -274,6 +275,33 @@ TEST(Region, MisuseIsReportedWithTheRegionsName) {
   RegionOptions twice = oracle_options("dtree");
   twice.features = {"x", "x"};
   EXPECT_THROW(Region("twice", twice), autosched::Error);
+}
+
+// The environment's model is read once per process; ctest runs each test in
+// its own. A value some regions cannot run (a static variant beyond their
+// count, in either spelling) is one warning per region, which tunes with
+// 'auto'; the same model given in code stays an error (above).
+TEST(Region, AnEnvironmentModelTheRegionCannotRunIsAWarning) {
+  setenv("AUTOSCHED_REGION_MODEL", "Static,policy=6", 1);
+  CapturedWarnings warnings;
+  RegionOptions four = oracle_options("");
+  four.persist = false;
+  std::unique_ptr<Region> r;
+  ASSERT_NO_THROW(r = std::make_unique<Region>("env-static-out", four));
+  unsetenv("AUTOSCHED_REGION_MODEL");
+  if (warnings.lines.empty() && r->model() == "auto") GTEST_SKIP() << "the default was read earlier in this process";
+  EXPECT_EQ(r->model(), "auto");
+  ASSERT_EQ(warnings.lines.size(), 1u);
+  EXPECT_NE(warnings.lines[0].find("AUTOSCHED_REGION_MODEL=Static,policy=6"), std::string::npos) << warnings.lines[0];
+  EXPECT_NE(warnings.lines[0].find("'env-static-out'"), std::string::npos) << warnings.lines[0];
+  EXPECT_NE(warnings.lines[0].find("uses 'auto'"), std::string::npos) << warnings.lines[0];
+  { auto s = r->begin({1.0}); }  // and it runs
+  // A region with enough variants runs the environment's model.
+  RegionOptions eight = four;
+  eight.variants = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  Region fits("env-static-fits", eight);
+  EXPECT_EQ(fits.model(), "Static,policy=6");
+  EXPECT_EQ(warnings.lines.size(), 1u);
 }
 
 TEST(Region, TheDecisionCanBeReadAfterTheScopeEnded) {

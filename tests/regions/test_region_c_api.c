@@ -47,6 +47,13 @@ int region_c_api_checks(char* message, int size) {
   CHECK(strstr(autosched_region_last_error(), "declared features") != NULL);
   CHECK(autosched_region_end(&s) == AUTOSCHED_REGION_OK); /* nothing decided: nothing learned */
   CHECK(autosched_region_get_variant(NULL, &v) == AUTOSCHED_REGION_ESTATE);
+  /* A region with a live scope is kept: the scope's end would write freed memory. */
+  CHECK(autosched_region_begin(r, &s) == AUTOSCHED_REGION_OK);
+  CHECK(autosched_region_destroy(r) == AUTOSCHED_REGION_ESTATE);
+  CHECK(strstr(autosched_region_last_error(), "still live") != NULL);
+  CHECK(autosched_region_set_feature(&s, 1.0) == AUTOSCHED_REGION_OK);
+  CHECK(autosched_region_get_variant(&s, &v) == AUTOSCHED_REGION_OK);
+  CHECK(autosched_region_end(&s) == AUTOSCHED_REGION_OK);
   CHECK(autosched_region_destroy(r) == AUTOSCHED_REGION_OK);
   CHECK(autosched_region_destroy(NULL) == AUTOSCHED_REGION_OK);
 

@@ -193,7 +193,9 @@ TEST(AutoSelector, RefusesImpossibleStates) {
   EXPECT_TRUE(s.load_state("auto3 2 5 10 1 0 5 12 1 0"));
   for (const char* bad : {"auto3 2 5 10 -1 0 5 12 1 0", "auto3 2 -5 10 1 0 5 12 1 0", "auto3 2 5 nan 1 0 5 12 1 0",
                           "auto3 2 5 0 1 0 5 12 1 0", "auto3 2 5 10 1 0 5 12 1 0 extra", "auto3 2 5 10 1 0",
-                          "auto3 2 0 3 0 0 0 0 0 0", "auto2 2 5 10 1 0 5 12 1 0"}) {
+                          "auto3 2 0 3 0 0 0 0 0 0", "auto2 2 5 10 1 0 5 12 1 0",
+                          // counts no run reaches: the next sample would overflow near 2^63
+                          "auto3 2 9223372036854775000 10 1 0 5 12 1 0", "auto3 2 281474976710657 10 1 0 5 12 1 0"}) {
     AutoSelector fresh(2, AutoConfig{});
     EXPECT_FALSE(fresh.load_state(bad)) << bad;
     EXPECT_TRUE(fresh.sweeping()) << bad;

@@ -227,6 +227,20 @@ TEST(CostBandits, ForeignOrDamagedStateChangesNothing) {
   EXPECT_EQ(s.choose({}).arm, 0);
 }
 
+// Counts no run could reach (near 2^63, or beyond 64 bits, which strtoll
+// saturates) would overflow the arm's counter at the next sample.
+TEST(CostBandits, ImplausibleCountsAreDamage) {
+  UcbSelector s(2, 1.0);
+  EXPECT_TRUE(s.load_state("ucb 2 3 0x1p+0 0x0p+0 0x1p+0 3 0x1p+1 0x0p+0 0x1p+1"));
+  for (const char* bad : {"ucb 2 9223372036854775000 0x1p+0 0x0p+0 0x1p+0 3 0x1p+1 0x0p+0 0x1p+1",
+                          "ucb 2 99999999999999999999 0x1p+0 0x0p+0 0x1p+0 3 0x1p+1 0x0p+0 0x1p+1",
+                          "ucb 2 281474976710657 0x1p+0 0x0p+0 0x1p+0 3 0x1p+1 0x0p+0 0x1p+1"}) {
+    UcbSelector fresh(2, 1.0);
+    EXPECT_FALSE(fresh.load_state(bad)) << bad;
+    EXPECT_TRUE(fresh.sweeping()) << bad;
+  }
+}
+
 TEST(CostBandits, SeededArmsSkipTheSweep) {
   ThompsonSelector s(3);
   std::vector<ArmSamples> known(3);

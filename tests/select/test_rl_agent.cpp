@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace autosched {
@@ -197,6 +198,34 @@ TEST(RlAgent, StateRoundTripsAndRejectsOtherShapes) {
   RlAgent sarsa(4, sc);
   EXPECT_FALSE(sarsa.load_state(state));
   EXPECT_FALSE(b.load_state("garbage"));
+}
+
+// A damaged step or visit count near 2^63 would overflow at the next step.
+TEST(RlAgent, ImplausibleCountersAreDamage) {
+  RlAgent a(2, RlConfig{});
+  drive(a, 10, {10, 12});
+  const std::string state = a.save_state();
+  std::istringstream in(state);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  auto with = [&](std::size_t at, const std::string& value) {
+    std::vector<std::string> w = words;
+    w.at(at) = value;
+    std::string out;
+    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
+    return out;
+  };
+  RlAgent b(2, RlConfig{});
+  ASSERT_TRUE(b.load_state(with(4, "5")));
+  // "rl1 <name> <arms> <learner> <step> <state> <paired> <jump> <started> <reward>", then
+  // the q-values (arms² for the default Q-learner), then the visits.
+  const std::size_t visits = 10 + 4;
+  ASSERT_TRUE(b.load_state(with(visits, "7")));
+  for (const char* big : {"9223372036854775000", "281474976710657", "-1"}) {
+    RlAgent c(2, RlConfig{});
+    EXPECT_FALSE(c.load_state(with(4, big))) << "step " << big;
+    EXPECT_FALSE(c.load_state(with(visits, big))) << "visits " << big;
+  }
 }
 
 }  // namespace

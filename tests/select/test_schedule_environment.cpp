@@ -40,6 +40,30 @@ TEST(ScheduleEnvironment, BadValuesBecomeProblemsNotErrors) {
   EXPECT_EQ(env.for_loop("x")->fixed.technique, TechniqueId::gss);  // the good entry survives
 }
 
+// 16000 bad entries used to give 16000 problems each repeating the whole
+// value (1.6 GB of warnings): now a few, each naming its entry only, escaped
+// and bounded, and one line counting the rest.
+TEST(ScheduleEnvironment, ManyBadEntriesGiveFewBoundedProblems) {
+  std::string value;
+  for (int i = 0; i < 16000; ++i) value += "loop" + std::to_string(i) + "=nope\x1b[31m\xff;";
+  value += "good=gss;" + std::string(100000, 'x') + "=static,chunk=" + std::string(5000, '9');
+  const auto env = parse_schedule_environment(lookup({{"AUTOSCHED_SCHEDULE_FOR", value}}));
+  ASSERT_EQ(env.problems.size(), 9u);
+  std::size_t total = 0;
+  for (const auto& p : env.problems) {
+    total += p.size();
+    EXPECT_LT(p.size(), 1024u) << p.substr(0, 200);
+    EXPECT_EQ(p.find('\x1b'), std::string::npos) << p;  // control characters escaped
+    EXPECT_EQ(p.find('\xff'), std::string::npos) << p;  // so is invalid UTF-8
+  }
+  EXPECT_LT(total, 8000u);
+  EXPECT_NE(env.problems[0].find("AUTOSCHED_SCHEDULE_FOR[loop0]=nope\\x1B[31m\\xFF"), std::string::npos)
+      << env.problems[0];
+  EXPECT_EQ(env.problems[0].find("loop1"), std::string::npos) << env.problems[0];
+  EXPECT_NE(env.problems.back().find("and 15993 more bad entries"), std::string::npos) << env.problems.back();
+  EXPECT_EQ(env.for_loop("good")->fixed.technique, TechniqueId::gss);
+}
+
 // Auto4OMP's method numbers, with expChunk on as in Auto4OMP.
 TEST(ScheduleEnvironment, OmpScheduleAliases) {
   const std::pair<const char*, const char*> map[] = {{"auto,2", "random"},   {"auto,3", "exhaustive"}, {"auto,4", "binary"},

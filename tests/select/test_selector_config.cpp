@@ -1,11 +1,69 @@
 // The selection grammar: auto[:<selector>][,<key>=<value>...].
 #include <autosched/core/error.hpp>
+#include <autosched/select/schedule_environment.hpp>
 #include <autosched/select/selector_config.hpp>
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 namespace autosched {
 namespace {
+
+std::string replay_file(const std::string& name, const std::string& body) {
+  const auto path = std::filesystem::temp_directory_path() / ("autosched-replay-" + std::to_string(getpid()) + name);
+  std::ofstream(path) << body;
+  return path.string();
+}
+
+// A replay file naming an arm the portfolio lacks is rejected when the
+// schedule is read (a warning for an environment value), not at the first
+// loop, where it used to throw out of the loop.
+TEST(SelectorConfig, AReplayedArmOutsideThePortfolioIsRejectedWhenRead) {
+  const std::string good = replay_file("good", "arm\nstatic\n1\ngss\n");
+  const std::string bad = replay_file("bad", "arm\nstatic\nnot-a-technique\n");
+  const std::string far = replay_file("far", "arm\n0\n3\n");
+  const SelectorConfig ok = parse_selector("auto:qlearn,portfolio=static,ss,gss,replay=" + good, "test");
+  EXPECT_EQ(ok.replay_arms.size(), 3u);
+  for (const std::string& file : {bad, far}) {
+    const std::string text = "auto:qlearn,portfolio=static,ss,gss,policy=replay,replay=" + file;
+    try {
+      parse_selector(text, "test");
+      ADD_FAILURE() << "accepted " << file;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("replay = a file of arms of the portfolio (static, ss, gss)"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // Read from the environment: a warning naming the variable, the schedule ignored.
+  const std::string value = "auto:qlearn,policy=replay,replay=" + bad;
+  const auto env = parse_schedule_environment([&](const char* name) -> std::optional<std::string> {
+    if (std::string_view(name) == "AUTOSCHED_SCHEDULE") return value;
+    return std::nullopt;
+  });
+  EXPECT_FALSE(env.global.has_value());
+  ASSERT_EQ(env.problems.size(), 1u);
+  EXPECT_NE(env.problems[0].find("AUTOSCHED_SCHEDULE="), std::string::npos) << env.problems[0];
+  EXPECT_NE(env.problems[0].find("'not-a-technique'"), std::string::npos) << env.problems[0];
+
+  // The chunk selector's arms come from the loop's size: an index beyond them
+  // is skipped with a warning when the selector is made, never thrown.
+  const SelectorConfig chunk = parse_selector("auto:chunk,replay=" + far, "test");
+  const Portfolio arms = selector_portfolio(chunk, Context{.n = 64, .p = 4});
+  ASSERT_LT(arms.size(), 4u);
+  std::vector<std::string> warnings;
+  auto previous = detail::set_warning_sink([&](std::string_view w) { warnings.emplace_back(w); });
+  std::unique_ptr<Selector> selector;
+  EXPECT_NO_THROW(selector = make_selector(chunk, arms, 1, nullptr, "loop/x"));
+  detail::set_warning_sink(previous);
+  EXPECT_NE(selector, nullptr);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("arm '3'"), std::string::npos) << warnings[0];
+  for (const auto& f : {good, bad, far}) std::filesystem::remove(f);
+}
 
 TEST(SelectorConfig, ParsesSelectorsKeysAndPortfolios) {
   SelectorConfig c = parse_selector("auto", "test");
