@@ -120,8 +120,15 @@ void Database::open_checked() {
           choose_journal();
           detail::add_later_tables(db_, path_);
         }
-        exec("PRAGMA foreign_keys=ON");
-        return;
+        // Our id and version but not our tables (edited by hand, damaged by
+        // another tool): every write would fail, so it is unusable like a
+        // corrupt file.
+        if (const std::string mismatch = detail::schema_mismatch(db_); !mismatch.empty()) {
+          problem = "has our application id but " + mismatch;
+        } else {
+          exec("PRAGMA foreign_keys=ON");
+          return;
+        }
       }
     } catch (const Error& e) {
       const int code = detail::last_sqlite_failure();

@@ -297,6 +297,38 @@ TEST(Database, MovesAsideAFileThatIsNotADatabase) {
   expect_moved_aside(dir, dir.file("s.db"), "is unreadable");
 }
 
+// Our application id and schema version, but a table or a column gone (an
+// edit with the sqlite3 shell, another tool): every history write used to
+// fail after one warning. It is moved aside like a corrupt store, and the
+// fresh store takes rows.
+void expect_schema_mismatch_moved_aside(const char* damage, const std::string& reason) {
+  TempDir dir;
+  const std::string path = dir.file("s.db");
+  {
+    Database db(path);
+    db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, db.begin_run("fp", "p"), "fp");
+  }
+  sql(path, damage);
+  expect_moved_aside(dir, path, reason);
+  Database db(path);
+  db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, db.begin_run("fp", "p"), "fp");
+  EXPECT_EQ(db.history_rows(), 1);
+}
+
+TEST(Database, MovesAsideAStoreThatLacksATable) {
+  expect_schema_mismatch_moved_aside("DROP TABLE states", "has our application id but lacks table states");
+}
+
+TEST(Database, MovesAsideAStoreThatLacksAColumn) {
+  expect_schema_mismatch_moved_aside("ALTER TABLE history DROP COLUMN reward",
+                                     "has our application id but lacks column history.reward");
+}
+
+TEST(Database, MovesAsideAStoreWhoseLaterTableLacksAColumn) {
+  expect_schema_mismatch_moved_aside("ALTER TABLE blobs DROP COLUMN updated_at",
+                                     "has our application id but lacks column blobs.updated_at");
+}
+
 TEST(Database, MovesAsideAnotherApplicationsDatabase) {
   TempDir dir;
   sql(dir.file("s.db"), "CREATE TABLE accounts (id INTEGER, owner TEXT); INSERT INTO accounts VALUES (1, 'x');");
