@@ -1,5 +1,7 @@
 #include <autosched/core/environment.hpp>
 
+#include <autosched/core/text.hpp>
+
 #include <cstdlib>
 
 namespace autosched::environment {
@@ -9,6 +11,11 @@ std::optional<std::string> get(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr) return std::nullopt;
   return std::string(value);
+}
+
+bool means_no_file(std::string_view value) {
+  const std::string v = text::lower(text::trim(value));
+  return v.empty() || v == "off" || v == "none" || v == "0" || v == "false" || v == "no";
 }
 
 }  // namespace autosched::environment

@@ -5,11 +5,17 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace autosched::environment {
 
 /// The variable's value, or nullopt when unset. A set-but-empty variable is
 /// returned as "" so that callers can reject it with a clear message.
 std::optional<std::string> get(const char* name);
+
+/// Whether the value of a variable that names a file (AUTOSCHED_DB,
+/// AUTOSCHED_TRACE) means "no file": empty, off, none, 0, false or no, in
+/// any case, surrounding blanks ignored.
+bool means_no_file(std::string_view value);
 
 }  // namespace autosched::environment

@@ -291,10 +291,41 @@ void expect_moved_aside(const TempDir& dir, const std::string& path, const std::
   EXPECT_EQ(db.load_state(key, "auto").value_or(""), "fresh");
 }
 
-TEST(Database, MovesAsideAFileThatIsNotADatabase) {
+TEST(Database, MovesAsideADamagedSqliteFile) {
   TempDir dir;
-  testing::write_file(dir.file("s.db"), std::string(8192, 'x'));
+  testing::write_file(dir.file("s.db"), testing::damaged_sqlite_file(8192));
   expect_moved_aside(dir, dir.file("s.db"), "is unreadable");
+}
+
+// Not SQLite at all: a user's file named by mistake is refused, not renamed.
+TEST(Database, RefusesAndKeepsAFileThatIsNotSqlite) {
+  TempDir dir;
+  const std::string text = std::string(8192, 'x');
+  testing::write_file(dir.file("s.db"), text);
+  Warnings warnings;
+  try {
+    Database db(dir.file("s.db"));
+    ADD_FAILURE() << "opened a file that is not SQLite";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not an SQLite file; it is left as it is"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(testing::read_file(dir.file("s.db")), text);
+  EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 0);
+  EXPECT_TRUE(warnings.seen.empty());
+}
+
+TEST(Database, AnEmptyFileBecomesAStore) {
+  TempDir dir;
+  testing::write_file(dir.file("s.db"), "");
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.runs(), 0);
+}
+
+// An in-memory database would keep nothing across runs: refused at once.
+TEST(Database, RefusesAnInMemoryDatabase) {
+  EXPECT_THROW(Database(":memory:"), Error);
+  EXPECT_THROW(Database("file::memory:?cache=shared"), Error);
+  EXPECT_THROW(Database(""), Error);
 }
 
 // Our application id and schema version, but a table or a column gone (an

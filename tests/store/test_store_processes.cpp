@@ -118,7 +118,7 @@ TEST(StoreProcesses, ConcurrentWritersLoseNoRecord) {
 
 TEST(StoreProcesses, ConcurrentProcessesMoveACorruptFileAsideOnce) {
   TempDir dir;
-  testing::write_file(dir.file("s.db"), std::string(9000, '\x5a'));
+  testing::write_file(dir.file("s.db"), testing::damaged_sqlite_file(9000));
   run_side_by_side(dir, dir.file("s.db"), "shared 200 4096 auto:random,portfolio=static,gss,ss:16 25");
   const std::string output = read_file(dir.file("a.out")) + read_file(dir.file("b.out"));
   EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 1) << output;
@@ -168,7 +168,7 @@ TEST(StoreProcesses, FixedSchedulesNeverOpenTheStore) {
 
 TEST(StoreProcesses, ACorruptFileIsMovedAsideAndTheRunGoesOn) {
   TempDir dir;
-  testing::write_file(dir.file("s.db"), "this is not a database, whatever it once was\n" + std::string(5000, '#'));
+  testing::write_file(dir.file("s.db"), testing::damaged_sqlite_file(5000));
   const ProbeRun r = probe(dir, "AUTOSCHED_DB=" + dir.file("s.db"), "after 10 1000 auto");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.err.find("autosched: warning: store " + dir.file("s.db") + " is unreadable"), std::string::npos) << r.err;
@@ -255,6 +255,47 @@ TEST(Traces, AnUnwritableTraceIsAWarningNotAFailure) {
   EXPECT_TRUE(std::regex_search(
       r.err, std::regex("AUTOSCHED_TRACE=/proc/autosched-not-here/t.csv: cannot write this file \\(.+\\); no trace")))
       << r.err;
+}
+
+// A file that is not SQLite at all is most likely the user's: AUTOSCHED_DB
+// named it by mistake. It is left exactly as it was; the run goes on without
+// a store.
+TEST(StoreProcesses, AUsersFileIsLeftAloneAndTheRunGoesOn) {
+  TempDir dir;
+  const std::string text = "my notes, not a database\n" + std::string(5000, '#');
+  testing::write_file(dir.file("notes.txt"), text);
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=" + dir.file("notes.txt"), "mine 10 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find(dir.file("notes.txt") + " is not an SQLite file; it is left as it is"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the store is off for this run"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir.file("notes.txt")), text);
+  EXPECT_EQ(dir.count_starting_with("notes.txt.unusable-"), 0);
+}
+
+// The exit handler closes the store after the writer drained: SQLite's last
+// checkpoint removes the WAL and its index instead of leaving them behind.
+TEST(StoreProcesses, TheStoreIsClosedAtExit) {
+  TempDir dir;
+  const ProbeRun r = probe(dir, "AUTOSCHED_DB=" + dir.file("s.db"), "closing 20 1000 auto");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("s.db")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("s.db-wal")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("s.db-shm")));
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.history_rows(), 20);
+}
+
+// "off" is spelled several ways; none of them creates a file of that name.
+TEST(StoreProcesses, EveryOffSpellingKeepsNothing) {
+  TempDir dir;
+  for (const char* off : {"false", "no", "OFF", "none", "0"}) {
+    const ProbeRun r = probe(dir, std::string("AUTOSCHED_DB=") + off + " AUTOSCHED_TRACE=" + off,
+                             "spelled 3 100 auto", "cd " + dir.path().string());
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.err, "") << off;
+    EXPECT_FALSE(std::filesystem::exists(dir.file(off))) << off;
+  }
 }
 
 // The store on a disk that fills up while the program runs. The seam: a file
