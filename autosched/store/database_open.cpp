@@ -146,20 +146,22 @@ void Database::open_checked() {
       }
       problem = problem_with(h, schema_version);
       if (problem.empty()) {
+        // Our id and version but not our tables (edited by hand, damaged by
+        // another tool): every write would fail, so it is unusable like a
+        // corrupt file. Checked before anything is written to the file, so
+        // that a file moved aside is kept as it was.
+        if (const std::string mismatch = detail::schema_mismatch(db_); !mismatch.empty()) {
+          problem = "has our application id but " + mismatch;
+        }
+      }
+      if (problem.empty()) {
         if (!inspect) {
           choose_journal();
           detail::add_later_tables(db_, path_);
         }
-        // Our id and version but not our tables (edited by hand, damaged by
-        // another tool): every write would fail, so it is unusable like a
-        // corrupt file.
-        if (const std::string mismatch = detail::schema_mismatch(db_); !mismatch.empty()) {
-          problem = "has our application id but " + mismatch;
-        } else {
-          exec("PRAGMA foreign_keys=ON");
-          sqlite3_busy_timeout(db_, write_busy_ms);
-          return;
-        }
+        exec("PRAGMA foreign_keys=ON");
+        sqlite3_busy_timeout(db_, write_busy_ms);
+        return;
       }
     } catch (const Error& e) {
       const int code = detail::last_sqlite_failure();

@@ -355,6 +355,13 @@ TEST(Database, MovesAsideAStoreThatLacksAColumn) {
                                      "has our application id but lacks column history.reward");
 }
 
+// Nothing is written to such a file before it is moved aside: the later
+// tables it also lacks are not added to it (expect_moved_aside compares bytes).
+TEST(Database, MovesAsideAStoreThatLacksATableUnchanged) {
+  expect_schema_mismatch_moved_aside("DROP TABLE states; DROP TABLE blobs; DROP TABLE regions",
+                                     "has our application id but lacks table states");
+}
+
 TEST(Database, MovesAsideAStoreWhoseLaterTableLacksAColumn) {
   expect_schema_mismatch_moved_aside("ALTER TABLE blobs DROP COLUMN updated_at",
                                      "has our application id but lacks column blobs.updated_at");

@@ -25,8 +25,8 @@ void add_later_tables(sqlite3* db, const std::string& path);
 
 /// What keeps the file's tables from being the ones the store uses ("lacks
 /// table history", "lacks column history.reward"); empty when they match.
-/// Tables added after schema 1 are only checked where present, so call it
-/// after add_later_tables() on a store opened for writing.
+/// Tables added after schema 1 are only checked where present: an older
+/// store lacks them until add_later_tables() creates them.
 std::string schema_mismatch(sqlite3* db);
 
 /// Whether the file has table `name` (a store opened for inspection may
