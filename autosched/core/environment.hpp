@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace autosched::environment {
 
@@ -17,5 +18,10 @@ std::optional<std::string> get(const char* name);
 /// naming the variable and the accepted values, and `fallback` is used: a
 /// setting is never ignored silently.
 bool flag(const char* name, bool fallback);
+
+/// Whether the value of a variable that names a file (AUTOSCHED_DB,
+/// AUTOSCHED_TRACE) means "no file": empty, off, none, 0, false or no, in
+/// any case, surrounding blanks ignored.
+bool means_no_file(std::string_view value);
 
 }  // namespace autosched::environment

@@ -42,8 +42,11 @@ std::string_view subject_of(std::string_view message) {
   return message.substr(0, std::min<std::size_t>(message.find_first_of("=:["), 80));
 }
 WarningState& warning_state() {
-  static WarningState state;
-  return state;
+  // Never destroyed: the background writer's last flush runs from an atexit
+  // handler that may come after static destructors, and it may warn then
+  // (a full disk). A destroyed set and mutex there were a use-after-free.
+  static auto* state = new WarningState;
+  return *state;
 }
 bool warnings_silenced() {
   // Read directly (not through core/env) to keep error.cpp free of cycles.

@@ -5,14 +5,13 @@
 
 #include <autosched/drive/clock.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/regions/detail/region_state.hpp>
 #include <autosched/store/store.hpp>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 namespace autosched {
@@ -22,14 +21,7 @@ namespace detail {
 namespace {
 
 std::string read_file(const std::string& path, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot open it";
-    return {};
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return files::read_regular(path, files::default_read_limit, why).value_or(std::string());
 }
 
 }  // namespace
@@ -156,10 +148,14 @@ void Region::save_model(const std::string& path) const {
   // Write a neighbour and rename it: a reader never sees half a file.
   const std::string tmp = path + ".tmp";
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) detail::throw_error("region '" + state_->id + "': cannot write model file " + tmp);
+    std::string why;
+    std::FILE* out = files::open_for_writing(tmp, &why);
+    if (out == nullptr) detail::throw_error("region '" + state_->id + "': cannot write model file " + tmp + " (" + why + ")");
+    const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if (std::fclose(out) != 0 || !written) {
+      std::remove(tmp.c_str());
+      detail::throw_error("region '" + state_->id + "': cannot write model file " + tmp);
+    }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

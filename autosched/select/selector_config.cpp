@@ -1,6 +1,7 @@
 #include <autosched/select/selector_config.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/binary_selector.hpp>
@@ -14,7 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 namespace autosched {
 
@@ -56,8 +57,13 @@ Enum choice(std::span<const RlOptionName<Enum>> table, std::string_view value, s
 }
 
 std::vector<std::string> read_replay(const std::string& path, std::string_view source, std::string_view text) {
-  std::ifstream in(path);
-  if (!in) detail::throw_error(text::bad_value(source, text, "replay = a readable file, cannot open '" + path + "'"));
+  std::string why;
+  const auto contents = files::read_regular(path, files::default_read_limit, &why);
+  if (!contents) {
+    detail::throw_error(
+        text::bad_value(source, text, "replay = a readable file (a regular file); '" + path + "': " + why));
+  }
+  std::istringstream in(*contents);
   std::vector<std::string> arms;
   std::string line;
   int column = -1;  // our trace CSV: take its "arm" column

@@ -92,7 +92,7 @@ void finish();
 Recorder& recorder() {
   static Recorder* r = [] {
     auto* rec = new Recorder;  // lives as long as the process, like the writer
-    if (auto path = environment::get("AUTOSCHED_TRACE"); path && !path->empty()) {
+    if (auto path = environment::get("AUTOSCHED_TRACE"); path && !environment::means_no_file(*path)) {
       try {
         rec->trace = new TraceFile(*path);
         BackgroundWriter::instance().add_sink(rec->trace);
@@ -127,6 +127,9 @@ void finish() {
   try {
     save_everything(rec);
     if (rec.active()) BackgroundWriter::instance().shutdown();  // else no writer thread to stop
+    // Everything is written: close the store, so that its last checkpoint
+    // removes the -wal and -shm files instead of leaving them after every run.
+    if (Store* store = rec.store_if_open()) store->database().close();
   } catch (...) {
     // Exit must go on; a failure to write has been reported by the writer.
   }

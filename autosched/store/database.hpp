@@ -134,7 +134,14 @@ class Database {
   int forget(const std::string& name);
   std::int64_t history_rows();
 
+  /// Closes the connection: SQLite's last checkpoint folds the WAL into the
+  /// file and removes the -wal and -shm files. A later call reopens it (a
+  /// loop that runs after the exit handler still gets its row written).
+  void close() noexcept;
+
  private:
+  /// Locks the connection for one call, reopening it after close().
+  std::unique_lock<std::mutex> use();
   std::int64_t point_id(const PointKey& key);
   void open_checked();
   void choose_journal();

@@ -10,7 +10,7 @@ namespace autosched {
 using detail::Statement;
 
 void Database::save_blob(const BlobKey& key, std::string_view bytes, std::int64_t run) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   Statement s(db_,
               "INSERT INTO blobs (kind, key, fingerprint, bytes, run, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
               "ON CONFLICT (kind, key, fingerprint) DO UPDATE SET bytes = excluded.bytes, run = excluded.run, "
@@ -21,7 +21,7 @@ void Database::save_blob(const BlobKey& key, std::string_view bytes, std::int64_
 }
 
 std::optional<std::string> Database::load_blob(const BlobKey& key) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   // A store opened for inspection is not given the table.
   if (!detail::has_table(db_, "blobs")) return std::nullopt;
   Statement s(db_, "SELECT bytes FROM blobs WHERE kind = ? AND key = ? AND fingerprint = ?");
@@ -31,7 +31,7 @@ std::optional<std::string> Database::load_blob(const BlobKey& key) {
 }
 
 std::vector<Database::BlobSummary> Database::blobs() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::vector<BlobSummary> out;
   if (!detail::has_table(db_, "blobs")) return out;
   Statement s(db_,

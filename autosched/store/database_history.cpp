@@ -18,7 +18,7 @@ namespace autosched {
 using detail::Statement;
 
 std::int64_t Database::begin_run(const std::string& fingerprint, const std::string& command) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   Statement s(db_, "INSERT INTO runs (fingerprint, command, started_at, pid, host) VALUES (?, ?, ?, ?, ?)");
@@ -61,7 +61,7 @@ std::int64_t Database::point_id(const PointKey& key) {
 }
 
 void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   detail::WriteTransaction batch(db_, path_);
   // A point's id is looked up once per batch, not once per row.
   std::map<std::tuple<std::string, int, int, std::string>, std::int64_t> ids;

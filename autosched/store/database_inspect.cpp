@@ -14,7 +14,7 @@ namespace autosched {
 using detail::Statement;
 
 std::vector<Database::PointSummary> Database::points() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::vector<PointSummary> out;
   Statement s(db_,
               "SELECT p.id, p.name, p.loop, p.fingerprint, p.portfolio, p.bucket, p.p, count(h.id), "
@@ -50,7 +50,7 @@ std::vector<Database::PointSummary> Database::points() {
 }
 
 std::vector<Database::ArmSummary> Database::arms(std::int64_t point) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::vector<ArmSummary> out;
   Statement s(db_,
               "SELECT arm, count(*), avg(time_ns), min(time_ns), avg(lib) FROM history WHERE point = ? AND "
@@ -61,7 +61,7 @@ std::vector<Database::ArmSummary> Database::arms(std::int64_t point) {
 }
 
 std::vector<Database::SavedState> Database::states(std::int64_t point) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::vector<SavedState> out;
   Statement s(db_, "SELECT selector, state, updated_at FROM states WHERE point = ? ORDER BY selector");
   s.bind(1, point);
@@ -70,17 +70,17 @@ std::vector<Database::SavedState> Database::states(std::int64_t point) {
 }
 
 std::int64_t Database::runs() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   return detail::single_integer(db_, "SELECT count(*) FROM runs");
 }
 
 std::int64_t Database::history_rows() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   return detail::single_integer(db_, "SELECT count(*) FROM history");
 }
 
 std::string Database::export_csv() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::string out =
       "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
       "kurtosis,selector,selector_ns,reward,explored,cut_short\n";
@@ -115,7 +115,7 @@ std::string Database::export_csv() {
 }
 
 Database::Forgotten Database::forget_entries(const std::string& name) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   Forgotten gone;
   detail::WriteTransaction forget(db_, path_);
   {

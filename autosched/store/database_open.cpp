@@ -3,6 +3,7 @@
 #include <autosched/store/database.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/store/detail/schema.hpp>
 #include <autosched/store/detail/sqlite_statement.hpp>
 #include <autosched/store/detail/sqlite_transaction.hpp>
@@ -19,6 +20,12 @@ namespace autosched {
 using detail::Statement;
 
 namespace {
+
+// Busy timeouts: a peer's transaction is milliseconds long, so waiting up to
+// two seconds at open only gives up on a store held locked by someone else;
+// the background writer, which no loop waits for, is more patient.
+constexpr int open_busy_ms = 2000;
+constexpr int write_busy_ms = 10000;
 
 // What the file says about itself. Every statement is finished before the
 // caller writes: an open read would turn a wait for a writer into a deadlock
@@ -78,11 +85,31 @@ Database::Database(const std::string& path, Access access) : path_(path), access
 
 Database::~Database() { sqlite3_close_v2(db_); }
 
+void Database::close() noexcept {
+  std::lock_guard lock(mutex_);
+  sqlite3_close_v2(db_);
+  db_ = nullptr;
+}
+
+std::unique_lock<std::mutex> Database::use() {
+  std::unique_lock lock(mutex_);
+  if (db_ == nullptr) open_checked();
+  return lock;
+}
+
 void Database::exec(const char* sql) { detail::exec_sql(db_, sql, path_); }
 
 void Database::open_checked() {
   namespace fs = std::filesystem;
   const bool inspect = access_ == Access::inspect;
+  if (path_.empty() || path_ == ":memory:" || path_.rfind("file:", 0) == 0) {
+    // An in-memory database keeps nothing across runs, which is the store's
+    // whole purpose; SQLite's URI names are not paths we can move aside.
+    detail::throw_error("store: '" + path_ + "' is not a file path (for no store, set AUTOSCHED_DB=off)");
+  }
+  if (const std::string kind = files::special_kind(path_); !kind.empty()) {
+    detail::throw_error("store: " + path_ + " is " + kind + ", not a regular file");
+  }
   for (int attempt = 0; attempt < 3; ++attempt) {
     // The file's identity before and after opening: if they differ, a peer
     // replaced it in between and this connection may hold the old file.
@@ -94,7 +121,10 @@ void Database::open_checked() {
       db_ = nullptr;
       detail::throw_error("store: cannot open " + path_ + ": " + m);
     }
-    sqlite3_busy_timeout(db_, 10000);  // other processes (MPI ranks) may be writing
+    // Other processes (MPI ranks) may be writing: wait for them, but only
+    // briefly while opening, so that a store another program keeps locked
+    // costs a start-up a moment and a warning, not ten seconds.
+    sqlite3_busy_timeout(db_, open_busy_ms);
     const auto identity = detail::file_identity(path_);
     if (before != identity && before != decltype(before){0, 0}) {
       sqlite3_close_v2(db_);
@@ -116,11 +146,21 @@ void Database::open_checked() {
       }
       problem = problem_with(h, schema_version);
       if (problem.empty()) {
+        // Our id and version but not our tables (edited by hand, damaged by
+        // another tool): every write would fail, so it is unusable like a
+        // corrupt file. Checked before anything is written to the file, so
+        // that a file moved aside is kept as it was.
+        if (const std::string mismatch = detail::schema_mismatch(db_); !mismatch.empty()) {
+          problem = "has our application id but " + mismatch;
+        }
+      }
+      if (problem.empty()) {
         if (!inspect) {
           choose_journal();
           detail::add_later_tables(db_, path_);
         }
         exec("PRAGMA foreign_keys=ON");
+        sqlite3_busy_timeout(db_, write_busy_ms);
         return;
       }
     } catch (const Error& e) {
@@ -137,6 +177,11 @@ void Database::open_checked() {
     sqlite3_close_v2(db_);
     db_ = nullptr;
     if (inspect) detail::throw_error("store " + path_ + " " + problem + "; it is not an autosched store");
+    if (detail::foreign_file(path_)) {
+      // Not SQLite at all: most likely a user's file that AUTOSCHED_DB names
+      // by mistake. Renaming it would surprise its owner; leave it be.
+      detail::throw_error("store: " + path_ + " is not an SQLite file; it is left as it is");
+    }
     detail::DirectoryLock lock(fs::path(path_).parent_path());
     if (detail::file_identity(path_) != identity) continue;  // a peer moved it aside already: use theirs
     detail::move_aside(path_, problem);

@@ -11,7 +11,7 @@ using detail::Statement;
 
 void Database::update_region(const RegionKey& key, const std::string& model, const ComposeState& compose,
                              std::int64_t run) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   detail::WriteTransaction update(db_, path_);  // the read and the write must see no other process in between
   std::optional<std::string> current;
   {
@@ -32,7 +32,7 @@ void Database::update_region(const RegionKey& key, const std::string& model, con
 }
 
 std::optional<std::string> Database::load_region(const RegionKey& key) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   if (!detail::has_table(db_, "regions")) return std::nullopt;
   Statement s(db_, "SELECT state FROM regions WHERE region = ? AND features = ? AND variants = ? AND fingerprint = ?");
   s.bind(1, key.region).bind(2, key.features).bind(3, key.variants).bind(4, key.fingerprint);
@@ -41,7 +41,7 @@ std::optional<std::string> Database::load_region(const RegionKey& key) {
 }
 
 std::vector<Database::RegionSummary> Database::regions() {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   std::vector<RegionSummary> out;
   if (!detail::has_table(db_, "regions")) return out;
   Statement s(db_,

@@ -10,7 +10,7 @@ using detail::Statement;
 
 void Database::save_state(const PointKey& point, const std::string& selector, const std::string& state,
                           std::int64_t run) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   const std::int64_t id = point_id(point);
   Statement s(db_,
               "INSERT INTO states (point, selector, state, run, updated_at) VALUES (?, ?, ?, ?, ?) "
@@ -21,7 +21,7 @@ void Database::save_state(const PointKey& point, const std::string& selector, co
 }
 
 std::optional<std::string> Database::load_state(const PointKey& point, const std::string& selector) {
-  std::lock_guard lock(mutex_);
+  const auto lock = use();
   Statement s(db_,
               "SELECT s.state FROM states s JOIN points p ON s.point = p.id WHERE p.loop = ? AND p.bucket = ? "
               "AND p.p = ? AND p.fingerprint = ? AND p.portfolio = ? AND s.selector = ?");

@@ -1,7 +1,11 @@
 #include <autosched/store/log_files.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/store/background_writer.hpp>
+
+#include <cerrno>
+#include <cstring>
 
 namespace autosched {
 
@@ -10,16 +14,22 @@ void LogFiles::append(const std::string& path, std::string line) {
   BackgroundWriter::instance().post_task([this, path, line = std::move(line)] {
     auto it = files_.find(path);
     if (it == files_.end()) {
-      std::FILE* f = std::fopen(path.c_str(), "w");
-      if (f == nullptr) {
-        detail::warn("cannot write the selector log " + path);
-        return;
-      }
-      it = files_.emplace(path, f).first;
+      std::string why;
+      std::FILE* f = files::open_for_writing(path, &why);
+      // A path that cannot be written is warned about once and left alone.
+      it = files_.emplace(path, Log{f, f == nullptr}).first;
+      if (f == nullptr) detail::warn("cannot write the selector log " + path + " (" + why + ")");
     }
-    std::fputs(line.c_str(), it->second);
-    if (line.empty() || line.back() != '\n') std::fputc('\n', it->second);
-    std::fflush(it->second);
+    Log& log = it->second;
+    if (log.file == nullptr || log.failed) return;
+    std::fputs(line.c_str(), log.file);
+    if (line.empty() || line.back() != '\n') std::fputc('\n', log.file);
+    if (std::fflush(log.file) != 0 || std::ferror(log.file) != 0) {
+      const int error = errno;
+      log.failed = true;
+      detail::warn("selector log " + path + ": writing failed (" + std::strerror(error) +
+                   "); it is incomplete and is not written to again");
+    }
   });
 }
 

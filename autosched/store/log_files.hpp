@@ -2,6 +2,8 @@
 /// @file
 /// The selectors' optional logs (agent statistics, Q-tables) written by the
 /// background writer: selectors append lines, the writer thread owns the files.
+/// Only regular (or new) files are opened; one that cannot be opened or whose
+/// writes fail is named in one warning and then left alone.
 
 #include <autosched/select/selector.hpp>
 
@@ -20,7 +22,11 @@ class LogFiles final : public SelectorLog {
 
  private:
   std::atomic<bool> used_{false};
-  std::map<std::string, std::FILE*> files_;  ///< touched on the writer thread only
+  struct Log {
+    std::FILE* file = nullptr;  ///< nullptr: it could not be opened (warned)
+    bool failed = false;        ///< a write failed (warned once)
+  };
+  std::map<std::string, Log> files_;  ///< touched on the writer thread only
 };
 
 }  // namespace autosched

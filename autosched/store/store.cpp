@@ -13,8 +13,7 @@ namespace autosched {
 
 std::optional<std::string> store_path_from_environment() {
   if (auto v = environment::get("AUTOSCHED_DB")) {
-    const std::string t = text::lower(text::trim(*v));
-    if (t == "off" || t == "none" || t == "0" || t.empty()) return std::nullopt;
+    if (environment::means_no_file(*v)) return std::nullopt;
     return std::string(text::trim(*v));
   }
   std::string base;

@@ -2,7 +2,7 @@
 /// @file
 /// autosched's memory across runs. One SQLite file, from AUTOSCHED_DB:
 ///   a path            use (create) that file
-///   off, none, 0      keep nothing
+///   off, none, 0, false, no (or empty)   keep nothing
 ///   unset             $XDG_CACHE_HOME/autosched/autosched.db (~/.cache/… without it)
 /// It keeps each run, the history of every decision point (one row per
 /// instance, written by the background writer, never on the hot path), and

@@ -1,9 +1,12 @@
 #include <autosched/store/trace_file.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 namespace autosched {
@@ -22,6 +25,15 @@ std::string json_quoted(const char* s) {
   }
   return q + "\"";
 }
+/// Warns once per file when its writes failed (a full disk, /dev/full): the
+/// trace is incomplete and the user must hear of it, but not once per row.
+void check_written(std::FILE* f, const std::string& path, bool& warned) {
+  if (warned || f == nullptr || std::ferror(f) == 0) return;
+  const int error = errno;
+  warned = true;
+  detail::warn("trace " + path + ": writing failed (" + (error != 0 ? std::strerror(error) : "write error") +
+               "); rows from here on are lost, the trace is incomplete");
+}
 /// A reward in full precision, or `none` when the selector has no reward.
 std::string reward_text(double reward, const char* none) {
   if (std::isnan(reward)) return none;
@@ -33,8 +45,9 @@ std::string reward_text(double reward, const char* none) {
 
 TraceFile::TraceFile(std::string path) : path_(std::move(path)) {
   json_ = path_.size() >= 5 && path_.compare(path_.size() - 5, 5, ".json") == 0;
-  file_ = std::fopen(path_.c_str(), "w");
-  if (file_ == nullptr) detail::throw_error("AUTOSCHED_TRACE=" + path_ + ": cannot write this file");
+  std::string why;
+  file_ = files::open_for_writing(path_, &why);
+  if (file_ == nullptr) detail::throw_error("AUTOSCHED_TRACE=" + path_ + ": cannot write this file (" + why + ")");
   if (json_) {
     std::fputs("[\n", file_);
   } else {
@@ -83,13 +96,21 @@ void TraceFile::write(std::span<const InstanceRow> rows) {
                    reward_text(r.reward, "").c_str(), r.cut_short ? 1 : 0, r.failed ? 1 : 0);
     }
   }
+  check_written(file_, path_, warned_);
 }
 
 void TraceFile::write_threads(const std::string& loop, std::uint64_t instance, const std::vector<ThreadStats>& threads,
                               std::int64_t start_ns) {
   if (threads_ == nullptr) {
-    threads_ = std::fopen((path_ + ".threads.csv").c_str(), "w");
-    if (threads_ == nullptr) return;
+    if (threads_failed_) return;
+    const std::string threads_path = path_ + ".threads.csv";
+    std::string why;
+    threads_ = files::open_for_writing(threads_path, &why);
+    if (threads_ == nullptr) {
+      threads_failed_ = true;
+      detail::warn("AUTOSCHED_TRACE_THREADS: cannot write " + threads_path + " (" + why + "); no per-thread rows");
+      return;
+    }
     std::fputs("loop,instance,thread,start_ns,finish_ns,busy_ns,chunks,iterations\n", threads_);
   }
   for (std::size_t t = 0; t < threads.size(); ++t) {
@@ -98,11 +119,16 @@ void TraceFile::write_threads(const std::string& loop, std::uint64_t instance, c
                  csv_quoted(loop.c_str()).c_str(), instance, t, s.start_ns - start_ns, s.finish_ns - start_ns,
                  s.busy_ns, s.chunks, s.iterations);
   }
+  check_written(threads_, path_ + ".threads.csv", threads_warned_);
 }
 
 void TraceFile::flush() {
   std::fflush(file_);
-  if (threads_ != nullptr) std::fflush(threads_);
+  check_written(file_, path_, warned_);
+  if (threads_ != nullptr) {
+    std::fflush(threads_);
+    check_written(threads_, path_ + ".threads.csv", threads_warned_);
+  }
 }
 
 void TraceFile::close() {

@@ -17,7 +17,9 @@ namespace autosched {
 
 class TraceFile final : public RowSink {
  public:
-  /// Opens `path` for writing; throws autosched::Error if it cannot.
+  /// Opens `path` for writing; throws autosched::Error if it cannot or if it
+  /// names something other than a regular file (a FIFO would block, a device
+  /// is no trace). A write that fails later (full disk) is warned about once.
   explicit TraceFile(std::string path);
   void write(std::span<const InstanceRow> rows) override;
   void flush() override;
@@ -36,6 +38,9 @@ class TraceFile final : public RowSink {
   bool closed_ = false;  ///< close() ran; JSON: the array is terminated
   std::FILE* file_ = nullptr;
   std::FILE* threads_ = nullptr;
+  bool warned_ = false;          ///< a failed write was reported (once per file)
+  bool threads_warned_ = false;
+  bool threads_failed_ = false;  ///< the per-thread file could not be opened (reported)
 };
 
 }  // namespace autosched

@@ -49,6 +49,15 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
+/// `size` bytes that start like an SQLite file and are damaged after its
+/// magic: the store moves such a file aside (a user's file without the magic
+/// is refused and left alone).
+inline std::string damaged_sqlite_file(std::size_t size) {
+  std::string bytes("SQLite format 3", 16);
+  bytes.resize(size, '\x5a');
+  return bytes;
+}
+
 inline void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }

@@ -291,10 +291,80 @@ void expect_moved_aside(const TempDir& dir, const std::string& path, const std::
   EXPECT_EQ(db.load_state(key, "auto").value_or(""), "fresh");
 }
 
-TEST(Database, MovesAsideAFileThatIsNotADatabase) {
+TEST(Database, MovesAsideADamagedSqliteFile) {
   TempDir dir;
-  testing::write_file(dir.file("s.db"), std::string(8192, 'x'));
+  testing::write_file(dir.file("s.db"), testing::damaged_sqlite_file(8192));
   expect_moved_aside(dir, dir.file("s.db"), "is unreadable");
+}
+
+// Not SQLite at all: a user's file named by mistake is refused, not renamed.
+TEST(Database, RefusesAndKeepsAFileThatIsNotSqlite) {
+  TempDir dir;
+  const std::string text = std::string(8192, 'x');
+  testing::write_file(dir.file("s.db"), text);
+  Warnings warnings;
+  try {
+    Database db(dir.file("s.db"));
+    ADD_FAILURE() << "opened a file that is not SQLite";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not an SQLite file; it is left as it is"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(testing::read_file(dir.file("s.db")), text);
+  EXPECT_EQ(dir.count_starting_with("s.db.unusable-"), 0);
+  EXPECT_TRUE(warnings.seen.empty());
+}
+
+TEST(Database, AnEmptyFileBecomesAStore) {
+  TempDir dir;
+  testing::write_file(dir.file("s.db"), "");
+  Database db(dir.file("s.db"));
+  EXPECT_EQ(db.runs(), 0);
+}
+
+// An in-memory database would keep nothing across runs: refused at once.
+TEST(Database, RefusesAnInMemoryDatabase) {
+  EXPECT_THROW(Database(":memory:"), Error);
+  EXPECT_THROW(Database("file::memory:?cache=shared"), Error);
+  EXPECT_THROW(Database(""), Error);
+}
+
+// Our application id and schema version, but a table or a column gone (an
+// edit with the sqlite3 shell, another tool): every history write used to
+// fail after one warning. It is moved aside like a corrupt store, and the
+// fresh store takes rows.
+void expect_schema_mismatch_moved_aside(const char* damage, const std::string& reason) {
+  TempDir dir;
+  const std::string path = dir.file("s.db");
+  {
+    Database db(path);
+    db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, db.begin_run("fp", "p"), "fp");
+  }
+  sql(path, damage);
+  expect_moved_aside(dir, path, reason);
+  Database db(path);
+  db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, db.begin_run("fp", "p"), "fp");
+  EXPECT_EQ(db.history_rows(), 1);
+}
+
+TEST(Database, MovesAsideAStoreThatLacksATable) {
+  expect_schema_mismatch_moved_aside("DROP TABLE states", "has our application id but lacks table states");
+}
+
+TEST(Database, MovesAsideAStoreThatLacksAColumn) {
+  expect_schema_mismatch_moved_aside("ALTER TABLE history DROP COLUMN reward",
+                                     "has our application id but lacks column history.reward");
+}
+
+// Nothing is written to such a file before it is moved aside: the later
+// tables it also lacks are not added to it (expect_moved_aside compares bytes).
+TEST(Database, MovesAsideAStoreThatLacksATableUnchanged) {
+  expect_schema_mismatch_moved_aside("DROP TABLE states; DROP TABLE blobs; DROP TABLE regions",
+                                     "has our application id but lacks table states");
+}
+
+TEST(Database, MovesAsideAStoreWhoseLaterTableLacksAColumn) {
+  expect_schema_mismatch_moved_aside("ALTER TABLE blobs DROP COLUMN updated_at",
+                                     "has our application id but lacks column blobs.updated_at");
 }
 
 TEST(Database, MovesAsideAnotherApplicationsDatabase) {

@@ -3,6 +3,9 @@
 #include <autosched/store/detail/sqlite_statement.hpp>
 
 #include <ctime>
+#include <functional>
+#include <set>
+#include <sstream>
 
 namespace autosched::detail {
 
@@ -39,7 +42,44 @@ CREATE TABLE IF NOT EXISTS blobs (
   updated_at TEXT, PRIMARY KEY (kind, key, fingerprint));
 )sql";
 
+// Every column the store reads or writes, per table. A file with our
+// application id that lacks one of them (an edited or half-migrated store)
+// would fail every write after opening; open_checked() treats it as unusable.
+struct ExpectedTable {
+  const char* name;
+  const char* columns;  ///< separated by blanks
+  bool added_later;     ///< created on open when missing (regions, blobs)
+};
+constexpr ExpectedTable expected_tables[] = {
+    {"runs", "id fingerprint command started_at pid host", false},
+    {"points", "id name loop bucket p fingerprint portfolio", false},
+    {"history",
+     "id point run instance arm n p time_ns lib percent_imbalance cov stddev skewness kurtosis selector selector_ns "
+     "reward explored cut_short",
+     false},
+    {"states", "point selector state run updated_at", false},
+    {"regions", "id region features variants fingerprint model state run updated_at", true},
+    {"blobs", "kind key fingerprint bytes run updated_at", true},
+};
+
 }  // namespace
+
+std::string schema_mismatch(sqlite3* db) {
+  for (const ExpectedTable& t : expected_tables) {
+    if (!has_table(db, t.name)) {
+      if (t.added_later) continue;  // an older store; a writer creates it on open
+      return std::string("lacks table ") + t.name;
+    }
+    std::set<std::string, std::less<>> present;
+    Statement info(db, (std::string("PRAGMA table_info(") + t.name + ")").c_str());
+    while (info.step()) present.insert(info.text(1));
+    std::istringstream columns(t.columns);
+    for (std::string column; columns >> column;) {
+      if (present.find(column) == present.end()) return std::string("lacks column ") + t.name + "." + column;
+    }
+  }
+  return {};
+}
 
 void create_schema(sqlite3* db, const std::string& path, int version) {
   exec_sql(db, schema_1, path);

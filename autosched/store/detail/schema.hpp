@@ -23,6 +23,12 @@ void create_schema(sqlite3* db, const std::string& path, int version);
 /// that has them is not written to.
 void add_later_tables(sqlite3* db, const std::string& path);
 
+/// What keeps the file's tables from being the ones the store uses ("lacks
+/// table history", "lacks column history.reward"); empty when they match.
+/// Tables added after schema 1 are only checked where present: an older
+/// store lacks them until add_later_tables() creates them.
+std::string schema_mismatch(sqlite3* db);
+
 /// Whether the file has table `name` (a store opened for inspection may
 /// predate the later tables).
 bool has_table(sqlite3* db, const char* name);

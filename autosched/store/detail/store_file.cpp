@@ -8,6 +8,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <ctime>
 
 namespace autosched::detail {
@@ -16,6 +17,17 @@ std::pair<dev_t, ino_t> file_identity(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return {0, 0};
   return {st.st_dev, st.st_ino};
+}
+
+bool foreign_file(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  static constexpr char magic[] = "SQLite format 3";  // 16 bytes with its terminating zero
+  char head[sizeof magic] = {};
+  const ssize_t n = read(fd, head, sizeof head);
+  close(fd);
+  if (n <= 0) return false;  // empty: SQLite makes it a database
+  return n < static_cast<ssize_t>(sizeof head) || std::memcmp(head, magic, sizeof magic) != 0;
 }
 
 DirectoryLock::DirectoryLock(const std::filesystem::path& dir)

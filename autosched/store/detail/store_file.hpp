@@ -16,6 +16,11 @@ namespace autosched::detail {
 /// Device and inode of `path`; {0, 0} when it does not exist.
 std::pair<dev_t, ino_t> file_identity(const std::string& path);
 
+/// Whether `path` holds bytes that are not an SQLite file (no SQLite header):
+/// a user's file named by mistake, which is refused rather than moved aside.
+/// False for an empty or missing file.
+bool foreign_file(const std::string& path);
+
 /// Holds an exclusive flock on a directory while it lives.
 class DirectoryLock {
  public:

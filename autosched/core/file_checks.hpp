@@ -1,0 +1,37 @@
+#pragma once
+/// @file
+/// The one way autosched opens a file a user named (a trace, a selector log,
+/// a replay list, a model file): only regular files, read within a size
+/// bound, and never an open that can block. A FIFO, a device or a directory
+/// named where a file is expected is refused with a reason the caller puts
+/// in its warning, instead of hanging the program or reading /dev/zero until
+/// memory runs out.
+
+#include <cstddef>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace autosched::files {
+
+/// The largest file autosched reads as a replay list or a model file.
+inline constexpr std::size_t default_read_limit = std::size_t{64} << 20;
+
+/// The contents of `path` when it is a regular file of at most `max_bytes`;
+/// otherwise nullopt and `*why` says what is wrong ("cannot open it: ...",
+/// "it is a FIFO, not a regular file", "it is larger than ... bytes").
+/// Never blocks on a FIFO and never reads more than `max_bytes` + 1 bytes.
+std::optional<std::string> read_regular(const std::string& path, std::size_t max_bytes, std::string* why);
+
+/// Opens `path` for writing from its start (created, or truncated when it is
+/// a regular file). A path that exists and is not a regular file is refused
+/// without being opened for writing; nullptr and `*why` then. Never blocks.
+/// The caller owns the FILE (std::fclose).
+std::FILE* open_for_writing(const std::string& path, std::string* why);
+
+/// What `path` is when it exists and is not a regular file ("a FIFO", "a
+/// directory", "a character device", ...); empty for a regular file or a
+/// path that does not exist.
+std::string special_kind(const std::string& path);
+
+}  // namespace autosched::files
