@@ -1,0 +1,79 @@
+// The schedule, selector and technique grammars under hostile input: every
+// input is either accepted or rejected with autosched::Error (never another
+// exception, a crash or an unbounded message), and an accepted value reads
+// back from its own text as the same value. Seeded, bounded: CI runs it in
+// the Release and the ASan + UBSan builds.
+#include <autosched/core/error.hpp>
+#include <autosched/select/schedule.hpp>
+#include <autosched/select/selector_config.hpp>
+#include <autosched/techniques/technique_spec.hpp>
+
+#include "fuzz_input.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace autosched {
+namespace {
+
+constexpr int inputs_per_grammar = 20000;
+
+const std::vector<std::string> schedule_seeds = {
+    "static",       "gss,chunk=16", "tss,chunk=expert", "fac,mu=120,sigma=40", "wf,weights=1:1:2:2",
+    "dynamic,4",    "bold,mu=100,sigma=30,h=50", "awf-b", "auto", "auto:exhaustive,portfolio=static,ss,gss:16",
+    "auto:qlearn,policy=softmax,tau=1.5,reward=looptime", "auto:random", "auto:expert", "auto,portfolio=static,ss"};
+
+/// Runs `parse` on fuzzed inputs; `check` is called on each accepted value.
+template <class Parse, class Check>
+void fuzz(std::uint64_t seed, const std::vector<std::string>& seeds, Parse parse, Check check) {
+  testing::FuzzInput input(seeds, seed);
+  int accepted = 0, rejected = 0;
+  for (int i = 0; i < inputs_per_grammar; ++i) {
+    const std::string text = input.next();
+    try {
+      check(text, parse(text));
+      ++accepted;
+    } catch (const Error& e) {
+      // Messages quote the offending value, bounded and escaped.
+      ASSERT_LT(std::string(e.what()).size(), 4096u) << "input " << i;
+      ++rejected;
+    } catch (const std::exception& e) {
+      FAIL() << "input " << i << " threw a non-autosched exception: " << e.what();
+    }
+  }
+  EXPECT_GT(accepted, 0);  // the mutations keep some inputs valid: acceptance is exercised too
+  EXPECT_GT(rejected, 0);
+}
+
+TEST(GrammarFuzz, Schedules) {
+  fuzz(
+      1, schedule_seeds, [](const std::string& t) { return parse_schedule(t, "fuzz"); },
+      [](const std::string& t, const Schedule& s) {
+        EXPECT_EQ(parse_schedule(s.text(), "fuzz"), s) << "'" << t << "' reads back differently from '" << s.text()
+                                                       << "'";
+      });
+}
+
+TEST(GrammarFuzz, Selectors) {
+  std::vector<std::string> seeds;
+  for (const auto& s : schedule_seeds) {
+    if (s.starts_with("auto")) seeds.push_back(s);
+  }
+  fuzz(
+      2, seeds, [](const std::string& t) { return parse_selector(t, "fuzz"); },
+      [](const std::string&, const SelectorConfig&) {});
+}
+
+TEST(GrammarFuzz, TechniqueSpecs) {
+  const std::vector<std::string> seeds = {"gss",      "gss:16", "ss:expert", "static,chunk=64",
+                                          "fac,mu=1", "tss,chunk=expert", "awf-c", "rnd:1"};
+  fuzz(
+      3, seeds, [](const std::string& t) { return parse_technique_spec(t, "fuzz"); },
+      [](const std::string& t, const TechniqueSpec& s) {
+        EXPECT_EQ(parse_technique_spec(s.text(), "fuzz"), s) << "'" << t << "'";
+      });
+}
+
+}  // namespace
+}  // namespace autosched
