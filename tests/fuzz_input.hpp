@@ -3,7 +3,12 @@
 // valid example mutated a few times with the grammar's own tokens, random
 // bytes (control characters, invalid UTF-8) and extreme numbers. Fixed seeds:
 // a failure names its input and repeats on every run.
+#include <autosched/core/error.hpp>
+
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <exception>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,5 +58,29 @@ class FuzzInput {
   std::vector<std::string> seeds_;
   std::mt19937_64 rng_;
 };
+
+/// Feeds `inputs` fuzzed inputs to `parse`: each must be accepted (then
+/// `check(text, value)` runs) or rejected with autosched::Error carrying a
+/// bounded message; any other exception fails the test. Both outcomes must
+/// occur, so acceptance is exercised too.
+template <class Parse, class Check>
+void fuzz_grammar(std::uint64_t seed, const std::vector<std::string>& seeds, int inputs, Parse parse, Check check) {
+  FuzzInput input(seeds, seed);
+  int accepted = 0, rejected = 0;
+  for (int i = 0; i < inputs; ++i) {
+    const std::string text = input.next();
+    try {
+      check(text, parse(text));
+      ++accepted;
+    } catch (const Error& e) {
+      ASSERT_LT(std::string(e.what()).size(), 4096u) << "input " << i;
+      ++rejected;
+    } catch (const std::exception& e) {
+      FAIL() << "input " << i << " threw a non-autosched exception: " << e.what();
+    }
+  }
+  EXPECT_GT(accepted, 0);
+  EXPECT_GT(rejected, 0);
+}
 
 }  // namespace autosched::testing
