@@ -45,10 +45,7 @@ class Instance {
     return left_.fetch_add(1, std::memory_order_acq_rel) + 1 == p;
   }
 
-  [[nodiscard]] int team_size() const noexcept { return p_; }
-  [[nodiscard]] std::int64_t first_index() const noexcept { return begin_; }
-  [[nodiscard]] std::int64_t iterations() const noexcept { return n_; }
-  [[nodiscard]] std::uint64_t index() const noexcept { return index_; }
+  /// A worker failed: no further chunks are handed out.
   [[nodiscard]] bool cancelled() const noexcept { return cancelled_.load(std::memory_order_relaxed); }
 
  private:

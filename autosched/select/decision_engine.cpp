@@ -143,12 +143,6 @@ DecisionGroup& DecisionEngine::group(std::string_view identity) {
   return *it->second;
 }
 
-DecisionGroup* DecisionEngine::find(std::string_view identity) {
-  std::shared_lock read(mutex_);
-  auto it = groups_.find(identity);
-  return it == groups_.end() ? nullptr : it->second.get();
-}
-
 void DecisionEngine::save_states() {
   std::vector<DecisionGroup*> all;
   {

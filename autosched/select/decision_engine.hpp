@@ -128,8 +128,6 @@ class DecisionEngine {
 
   /// The group of `identity`, created on first use.
   DecisionGroup& group(std::string_view identity);
-  /// The group of `identity`, or nullptr if it never decided.
-  DecisionGroup* find(std::string_view identity);
 
   /// Saves every point's selector state (at exit, on flush).
   void save_states();
