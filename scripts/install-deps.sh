@@ -8,6 +8,8 @@ packages=(
   # toolchains: g++ with libgomp, clang with LLVM libomp (+ libarcher for TSan)
   build-essential cmake ninja-build git pkg-config
   g++ clang libomp-14-dev libclang-rt-14-dev
+  # the drop-in's Fortran test (gfortran 12 emits the same GOMP_* entry points)
+  gfortran
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # command-line tool, persistence
