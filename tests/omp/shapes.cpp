@@ -375,6 +375,15 @@ bool nonmonotonic_ull() {
   return c.check("nonmonotonic_ull", "schedule(nonmonotonic:runtime) over ull above 2^63");
 }
 
+bool monotonic_ull() {
+  const unsigned long long lo = opaque(1ull << 63), hi = opaque((1ull << 63) + 999);
+  Coverage c(999);
+#pragma omp parallel
+#pragma omp for schedule(monotonic : runtime)
+  for (unsigned long long i = lo; i < hi; ++i) c.hit(i - lo);
+  return c.check("monotonic_ull", "schedule(monotonic:runtime) over ull above 2^63");
+}
+
 bool task_reduction() {
   // reduction(task, ...): g++ goes through the unified GOMP_loop_start.
   const int n = opaque(1000);
@@ -389,6 +398,25 @@ bool task_reduction() {
   bool ok = c.check("task_reduction", "for reduction(task, +: sum)");
   if (sum != 499500) {
     std::fprintf(stderr, "shape task_reduction: sum %ld, expected 499500\n", sum);
+    ok = false;
+  }
+  return ok;
+}
+
+bool task_reduction_ull() {
+  // g++: the unified GOMP_loop_ull_start.
+  const unsigned long long lo = opaque(1ull << 63), hi = opaque((1ull << 63) + 1000);
+  Coverage c(1000);
+  unsigned long long sum = 0;
+#pragma omp parallel
+#pragma omp for schedule(runtime) reduction(task, + : sum)
+  for (unsigned long long i = lo; i < hi; ++i) {
+    c.hit(i - lo);
+    sum += i - lo;
+  }
+  bool ok = c.check("task_reduction_ull", "for reduction(task, +: sum) over ull above 2^63");
+  if (sum != 499500) {
+    std::fprintf(stderr, "shape task_reduction_ull: sum %llu, expected 499500\n", sum);
     ok = false;
   }
   return ok;
@@ -453,6 +481,55 @@ bool ordered() {
   for (int i = 0; i < static_cast<int>(sequence.size()); ++i) {
     if (sequence[i] != i) {
       std::fprintf(stderr, "shape ordered: the ordered section saw %d at position %d\n", sequence[i], i);
+      ok = false;
+      break;
+    }
+  }
+  return ok;
+}
+
+bool ordered_ull() {
+  const unsigned long long lo = opaque(1ull << 63), hi = opaque((1ull << 63) + 300);
+  Coverage c(300);
+  std::vector<unsigned long long> sequence;
+#pragma omp parallel
+#pragma omp for schedule(runtime) ordered
+  for (unsigned long long i = lo; i < hi; ++i) {
+    c.hit(i - lo);
+#pragma omp ordered
+    sequence.push_back(i - lo);
+  }
+  bool ok = c.check("ordered_ull", "for ordered over ull above 2^63");
+  for (std::size_t i = 0; i < sequence.size(); ++i) {
+    if (sequence[i] != i) {
+      std::fprintf(stderr, "shape ordered_ull: the ordered section saw %llu at position %zu\n", sequence[i], i);
+      ok = false;
+      break;
+    }
+  }
+  return ok;
+}
+
+bool doacross() {
+  // ordered(1) with depend(sink/source): iteration i waits for i-1, through
+  // the runtime's own chunk bookkeeping, so the loop must be forwarded. Each
+  // iteration extends a chain; a broken wait shows as a wrong link.
+  const int n = opaque(400);
+  Coverage c(400);
+  std::vector<int> chain(400, -1);
+  bool ok = true;
+#pragma omp parallel
+#pragma omp for schedule(runtime) ordered(1)
+  for (int i = 0; i < n; ++i) {
+    c.hit(i);
+#pragma omp ordered depend(sink : i - 1)
+    chain[i] = i == 0 ? 0 : chain[i - 1] + 1;
+#pragma omp ordered depend(source)
+  }
+  ok = c.check("doacross", "for ordered(1) with depend(sink: i-1)");
+  for (int i = 0; i < n; ++i) {
+    if (chain[i] != i) {
+      std::fprintf(stderr, "shape doacross: link %d is %d: iteration %d did not wait for %d\n", i, chain[i], i, i - 1);
       ok = false;
       break;
     }
@@ -593,7 +670,9 @@ const Shape shapes[] = {
     {"nonmonotonic_runtime", nonmonotonic_runtime, [] { return taken(1); }, "one loop"},
     {"monotonic_runtime", monotonic_runtime, [] { return taken(1); }, "one loop"},
     {"nonmonotonic_ull", nonmonotonic_ull, [] { return taken(1); }, "one loop"},
+    {"monotonic_ull", monotonic_ull, [] { return taken(1); }, "one loop"},
     {"task_reduction", task_reduction, [] { return taken(1); }, "one loop"},
+    {"task_reduction_ull", task_reduction_ull, [] { return taken(1); }, "one loop"},
     // clang skips a loop with no iteration before calling the runtime; g++
     // calls GOMP_loop_*_start, which may count it or not.
     {"zero_trip", zero_trip, [] { return Expect{0, 2, false}; }, "two empty loops, counted or not"},
@@ -601,6 +680,8 @@ const Shape shapes[] = {
     {"num_threads_1", num_threads_1, [] { return taken(1); }, "one loop, team of one"},
     {"if_0", if_0, [] { return taken(1); }, "one loop, team of one"},
     {"ordered", ordered, [] { return forwarded(); }, "ordered loops are forwarded"},
+    {"ordered_ull", ordered_ull, [] { return forwarded(); }, "ordered loops are forwarded"},
+    {"doacross", doacross, [] { return forwarded(); }, "doacross loops are forwarded"},
     {"orphaned", orphaned, [] { return taken(1); }, "one loop"},
     {"orphaned_serial", orphaned_serial, [] { return taken(1); }, "one loop, team of one"},
     {"dynamic_k", dynamic_k, [] { return dynamic_kind(1); }, "taken only with AUTOSCHED_OMP_LOOPS=all"},
