@@ -83,7 +83,9 @@ void ensure_started() {
   });
 }
 
-thread_local TeamState* tl_current = nullptr;
+// Initial-exec: the drop-in is preloaded, so its TLS is in the static block
+// and a chunk request reads the team without calling __tls_get_addr.
+__attribute__((tls_model("initial-exec"))) thread_local TeamState* tl_current = nullptr;
 
 TeamState& implicit_state() noexcept {
   thread_local TeamState state;
