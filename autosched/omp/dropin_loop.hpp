@@ -25,6 +25,8 @@ enum class ForwardReason : std::uint8_t {
   too_many_iterations, ///< more than 2^63-1 iterations
   with_reductions,     ///< GOMP_loop_start with task reductions or shared memory
   disabled,            ///< AUTOSCHED_OMP=off
+  ordered,             ///< an `ordered` loop: its chunks must follow the runtime's order protocol
+  other_kind,          ///< a dispatcher kind the drop-in never takes (static, auto, static_steal, …)
   count_,
 };
 const char* describe(ForwardReason reason) noexcept;

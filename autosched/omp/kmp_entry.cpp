@@ -43,14 +43,21 @@ constexpr int sch_modifiers = (1 << 29) | (1 << 30);
 /// __kmpc_cancel's kind for a loop.
 constexpr kmp_int32 cancel_loop = 2;
 
+constexpr int ord_lower = 64, ord_upper = 72;
+
 bool asked_of(int schedule, AskedKind& asked) noexcept {
-  switch (schedule & ~sch_modifiers) {
+  const int kind = schedule & ~sch_modifiers;
+  if (kind > ord_lower && kind < ord_upper) {
+    forward(ForwardReason::ordered);
+    return false;
+  }
+  switch (kind) {
     case sch_runtime: asked = AskedKind::runtime; return true;
     case sch_dynamic_chunked: asked = AskedKind::dynamic; return true;
     case sch_guided_chunked:
     case sch_guided_iterative:
     case sch_guided_analytical: asked = AskedKind::guided; return true;
-    default: return false;  // static kinds, ordered kinds, …: libomp's own
+    default: forward(ForwardReason::other_kind); return false;  // static kinds, static_steal, …: libomp's own
   }
 }
 
@@ -104,6 +111,7 @@ using namespace autosched::omp;
 #define AUTOSCHED_KMP_DISPATCH(suffix, T, S)                                                                   \
   AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_init_##suffix(Ident* loc, kmp_int32 gtid, int schedule, T lb, T ub, \
                                                           S st, S chunk) {                                     \
+    finish(current_team()); /* a loop this thread left early (cancel for) is over */                           \
     if (init(AUTOSCHED_CALL_SITE, loc, schedule, lb, ub, st, chunk)) return;                                   \
     using Init = void(Ident*, kmp_int32, int, T, T, S, S);                                                     \
     static Init* const real_init = real<Init>("__kmpc_dispatch_init_" #suffix);                               \
