@@ -84,14 +84,6 @@ void ensure_started() {
   });
 }
 
-// Initial-exec: the drop-in is preloaded, so its TLS is in the static block
-// and a chunk request reads the team without calling __tls_get_addr.
-__attribute__((tls_model("initial-exec"))) thread_local TeamState* tl_current = nullptr;
-
-TeamState& implicit_state() noexcept {
-  thread_local TeamState state;
-  return state;
-}
 
 /// Thread `tid`'s block of [0, n) in a static split among p threads.
 IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
@@ -101,6 +93,15 @@ IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
 }
 
 }  // namespace
+
+namespace thread_state {
+thread_local TeamState* current __attribute__((tls_model("initial-exec"))) = nullptr;
+
+TeamState& implicit_state() noexcept {
+  thread_local TeamState state;
+  return state;
+}
+}  // namespace thread_state
 
 const char* describe(ForwardReason reason) noexcept {
   switch (reason) {
@@ -117,20 +118,15 @@ const char* describe(ForwardReason reason) noexcept {
   return "?";
 }
 
-TeamState& current_team() noexcept {
-  TeamState* s = tl_current;
-  return s != nullptr ? *s : implicit_state();
-}
-
 TeamScope::TeamScope(const void* frame) noexcept {
   state_.team = frame;
-  state_.outer = tl_current;
-  tl_current = &state_;
+  state_.outer = thread_state::current;
+  thread_state::current = &state_;
 }
 
 TeamScope::~TeamScope() {
   finish(state_);  // a loop left without its end call (a cancelled libomp loop)
-  tl_current = state_.outer;
+  thread_state::current = state_.outer;
 }
 
 bool takes(AskedKind asked) noexcept {
@@ -221,18 +217,12 @@ bool take(const LoopCall& call) noexcept {
   return true;
 }
 
-IndexRange next_chunk(TeamState& ts) noexcept {
+IndexRange next_fallback(TeamState& ts) noexcept {
   ActiveLoop& a = ts.active;
-  switch (a.mode) {
-    case ActiveLoop::Mode::cursor: return a.cursor->next();
-    case ActiveLoop::Mode::fallback: {
-      const IndexRange b = a.block;
-      a.block = {};
-      return b;
-    }
-    case ActiveLoop::Mode::none: break;
-  }
-  return {};
+  if (a.mode != ActiveLoop::Mode::fallback) return {};
+  const IndexRange b = a.block;
+  a.block = {};
+  return b;
 }
 
 void finish(TeamState& ts) noexcept {
