@@ -626,6 +626,21 @@ constexpr bool kGccUnsignedDownBug = true;
 constexpr bool kGccUnsignedDownBug = false;
 #endif
 
+// Under ThreadSanitizer + Archer (LLVM 14), shapes whose native runs are
+// reported as races: Archer models neither doacross waits ("doacross
+// dependences are not supported yet") nor the combine of reduction(task,...)
+// data, so natively too these report races on correct code.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHAPES_UNDER_TSAN 1
+#endif
+#endif
+#ifdef SHAPES_UNDER_TSAN
+constexpr bool kArcherBlindSpots = true;
+#else
+constexpr bool kArcherBlindSpots = false;
+#endif
+
 // ---- what the drop-in must have done ------------------------------------------
 
 // instances: [min, max] per run of the shape. must_forward: the loops are not
@@ -733,6 +748,11 @@ int main(int argc, char** argv) {
   int failed = 0, ran = 0;
   for (const Shape* shape : chosen) {
     const Shape& s = *shape;
+    const std::string_view name = s.name;
+    if (kArcherBlindSpots && (name == "task_reduction" || name == "task_reduction_ull" || name == "doacross")) {
+      std::printf("shape %s skipped: Archer 14 reports races on it natively\n", s.name);
+      continue;
+    }
     ++ran;
     nested_inner_teams = 0;
     const autosched_omp_counts before = dropin_counts();
