@@ -95,7 +95,7 @@ IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
 }  // namespace
 
 namespace thread_state {
-thread_local TeamState* current __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local TeamState* current __attribute__((tls_model("initial-exec"))) = nullptr;
 
 TeamState& implicit_state() noexcept {
   thread_local TeamState state;

@@ -13,6 +13,8 @@
 #include <autosched/omp/real_runtime.hpp>
 
 #include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 
 #define AUTOSCHED_OMP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -226,11 +228,13 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
   using ForkCall = void(Ident*, kmp_int32, Microtask, ...);
   static ForkCall* const real_fork = real<ForkCall>("__kmpc_fork_call");
   void* inline_args[max_direct_args];
-  std::unique_ptr<void*[]> many;
   void** args = inline_args;
-  if (argc > max_direct_args) {
-    many.reset(new void*[static_cast<std::size_t>(argc)]);
-    args = many.get();
+  if (argc > max_direct_args) {  // malloc: nothing may throw through the runtime's C frames
+    args = static_cast<void**>(std::malloc(sizeof(void*) * static_cast<std::size_t>(argc)));
+    if (args == nullptr) {
+      std::fprintf(stderr, "autosched-omp: error: out of memory starting a parallel region\n");
+      std::abort();
+    }
   }
   va_list ap;
   va_start(ap, microtask);
@@ -238,4 +242,5 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
   va_end(ap);
   ForkFrame frame{microtask, argc, args};
   real_fork(loc, 1, reinterpret_cast<Microtask>(&run_region), &frame);
+  if (args != inline_args) std::free(args);
 }

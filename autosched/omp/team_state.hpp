@@ -51,7 +51,7 @@ namespace thread_state {
 /// The innermost region state of this thread; nullptr outside wrapped regions.
 /// Initial-exec TLS: the drop-in is preloaded, so its TLS is in the static
 /// block and reading it on every chunk request costs no __tls_get_addr call.
-extern thread_local TeamState* current __attribute__((tls_model("initial-exec")));
+extern constinit thread_local TeamState* current __attribute__((tls_model("initial-exec")));
 TeamState& implicit_state() noexcept;
 }  // namespace thread_state
 
