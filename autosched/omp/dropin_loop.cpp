@@ -111,7 +111,7 @@ const char* describe(ForwardReason reason) noexcept {
     case ForwardReason::too_many_iterations: return "more than 2^63-1 iterations";
     case ForwardReason::with_reductions: return "GOMP_loop_start with task reductions or shared memory";
     case ForwardReason::disabled: return "AUTOSCHED_OMP=off";
-    case ForwardReason::ordered: return "ordered loop (its order protocol stays with the runtime)";
+    case ForwardReason::ordered: return "ordered or doacross loop (its order protocol stays with the runtime)";
     case ForwardReason::other_kind: return "schedule kind the program fixed (static, auto, static_steal, ...)";
     case ForwardReason::count_: break;
   }

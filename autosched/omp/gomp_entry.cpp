@@ -211,7 +211,45 @@ AUTOSCHED_GOMP_KIND_LOOP(nonmonotonic_guided, AskedKind::guided)
     return real_start(up, start, end, incr, chunk, istart, iend);                                             \
   }
 
+// Doacross loops (ordered(n) with depend): their posts and waits live in
+// libgomp's work share, so they stay there too; g++ continues them through
+// GOMP_loop_runtime_next, which forwards a loop the drop-in did not take.
+#define AUTOSCHED_GOMP_DOACROSS_RUNTIME()                                                                     \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts, long* istart,      \
+                                                             long* iend) {                                    \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, long*, long*, long*);                                                        \
+    static Start* const real_start = real<Start>("GOMP_loop_doacross_runtime_start");                        \
+    return real_start(ncounts, counts, istart, iend);                                                         \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull* counts, ull* istart,   \
+                                                                 ull* iend) {                                 \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, ull*, ull*, ull*);                                                           \
+    static Start* const real_start = real<Start>("GOMP_loop_ull_doacross_runtime_start");                    \
+    return real_start(ncounts, counts, istart, iend);                                                         \
+  }
+#define AUTOSCHED_GOMP_DOACROSS_KIND(kind)                                                                    \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_doacross_##kind##_start(unsigned ncounts, long* counts, long chunk,      \
+                                                              long* istart, long* iend) {                     \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, long*, long, long*, long*);                                                  \
+    static Start* const real_start = real<Start>("GOMP_loop_doacross_" #kind "_start");                      \
+    return real_start(ncounts, counts, chunk, istart, iend);                                                  \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_doacross_##kind##_start(unsigned ncounts, ull* counts, ull chunk,    \
+                                                                  ull* istart, ull* iend) {                   \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, ull*, ull, ull*, ull*);                                                      \
+    static Start* const real_start = real<Start>("GOMP_loop_ull_doacross_" #kind "_start");                  \
+    return real_start(ncounts, counts, chunk, istart, iend);                                                  \
+  }
+
 AUTOSCHED_GOMP_ORDERED_RUNTIME()
+AUTOSCHED_GOMP_DOACROSS_RUNTIME()
+AUTOSCHED_GOMP_DOACROSS_KIND(static)
+AUTOSCHED_GOMP_DOACROSS_KIND(dynamic)
+AUTOSCHED_GOMP_DOACROSS_KIND(guided)
 AUTOSCHED_GOMP_ORDERED_KIND(static)
 AUTOSCHED_GOMP_ORDERED_KIND(dynamic)
 AUTOSCHED_GOMP_ORDERED_KIND(guided)
