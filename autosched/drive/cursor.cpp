@@ -12,6 +12,10 @@ namespace {
 template <class D>
 constexpr bool is_dispenser = !std::is_same_v<std::decay_t<D>, std::monostate>;
 
+/// Same as push mode (instance.cpp): an untimed guarded trial reads the clock
+/// every this many chunks.
+constexpr int guard_check_chunks = 8;
+
 }  // namespace
 
 Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid_(tid) {
@@ -27,7 +31,10 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
       },
       instance.dispenser_);
   if (timed_) stats_.busy_ns = 0;
-  if (auto* seq = std::get_if<ChunkSequence>(&instance.dispenser_); seq != nullptr && seq->unit_chunks() && !timed_) {
+  guarded_ = instance.deadline_ns_ > 0;
+  until_check_ = guard_check_chunks;
+  auto* seq = std::get_if<ChunkSequence>(&instance.dispenser_);
+  if (seq != nullptr && seq->unit_chunks() && !timed_ && !guarded_) {
     unit_ = seq;
     unit_n_ = instance.n_;
     unit_base_ = instance.begin_;
@@ -38,17 +45,56 @@ Cursor::~Cursor() { (void)leave(); }
 
 void Cursor::complete_previous(std::int64_t done) noexcept {
   stats_.busy_ns += done - started_ns_;
+  // The chunk came from the trial or, after a cut, from the fallback arm.
+  auto& dispenser = on_fallback_ ? instance_->fallback_ : instance_->dispenser_;
+  auto& worker = on_fallback_ ? fallback_worker_ : worker_;
   std::visit(
       [&](auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (is_dispenser<D>) {
           if constexpr (D::timed) {
-            d.completed(std::get<typename D::Worker>(worker_), current_,
+            d.completed(std::get<typename D::Worker>(worker), current_,
                         ChunkTiming{requested_ns_, started_ns_, done});
           }
         }
       },
-      instance_->dispenser_);
+      dispenser);
+}
+
+bool Cursor::past_deadline(std::int64_t now_if_timed) noexcept {
+  if (timed_) return now_if_timed > instance_->deadline_ns_;
+  if (--until_check_ > 0) return false;
+  until_check_ = guard_check_chunks;
+  return now() > instance_->deadline_ns_;
+}
+
+bool Cursor::enter_fallback() noexcept {
+  if (!instance_->fallback_ready()) return false;
+  const std::int64_t t = now();
+  std::visit(
+      [&](auto& f) {
+        using F = std::decay_t<decltype(f)>;
+        if constexpr (is_dispenser<F>) {
+          fallback_worker_.template emplace<typename F::Worker>(f.worker(tid_, t));
+          // As push mode's fallback: timed when its technique learns from chunk times.
+          timed_ = F::timed || instance_->time_chunks_;
+        }
+      },
+      instance_->fallback_);
+  if (timed_ && stats_.busy_ns < 0) stats_.busy_ns = 0;
+  on_fallback_ = true;
+  return true;
+}
+
+IndexRange Cursor::hand_out(IndexRange c, std::int64_t base, std::int64_t asked) noexcept {
+  current_ = c;
+  ++stats_.chunks;
+  stats_.iterations += c.size();
+  if (timed_) {
+    requested_ns_ = asked;
+    started_ns_ = now();
+  }
+  return {base + c.begin, base + c.end};
 }
 
 IndexRange Cursor::next_general() noexcept {
@@ -57,26 +103,34 @@ IndexRange Cursor::next_general() noexcept {
   if (timed_ && !current_.empty()) complete_previous(asked);
   current_ = {};
   if (instance_->cancelled()) return {};
+  if (!on_fallback_) {
+    if (guarded_ && past_deadline(asked)) instance_->cut_trial();  // the first to notice cuts
+    const IndexRange c = std::visit(
+        [&](auto& d) -> IndexRange {
+          using D = std::decay_t<decltype(d)>;
+          if constexpr (is_dispenser<D>) {
+            return d.next(std::get<typename D::Worker>(worker_));
+          } else {
+            return {};
+          }
+        },
+        instance_->dispenser_);
+    if (!c.empty()) return hand_out(c, instance_->begin_, asked);
+    // The trial is done, or was cut: a guarded instance goes on with the rest.
+    if (!guarded_ || !enter_fallback()) return {};
+  }
   const IndexRange c = std::visit(
-      [&](auto& d) -> IndexRange {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (is_dispenser<D>) {
-          return d.next(std::get<typename D::Worker>(worker_));
+      [&](auto& f) -> IndexRange {
+        using F = std::decay_t<decltype(f)>;
+        if constexpr (is_dispenser<F>) {
+          return f.next(std::get<typename F::Worker>(fallback_worker_));
         } else {
           return {};
         }
       },
-      instance_->dispenser_);
+      instance_->fallback_);
   if (c.empty()) return {};
-  current_ = c;
-  ++stats_.chunks;
-  stats_.iterations += c.size();
-  if (timed_) {
-    requested_ns_ = asked;
-    started_ns_ = now();
-  }
-  const std::int64_t base = instance_->begin_;
-  return {base + c.begin, base + c.end};
+  return hand_out(c, instance_->begin_ + instance_->fallback_begin_, timed_ ? now() : 0);
 }
 
 std::exception_ptr Cursor::leave() noexcept {

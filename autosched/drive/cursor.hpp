@@ -12,7 +12,10 @@
 ///
 /// A chunk's time is the time between the next() that returned it and the
 /// next call (next() or leave()), so adaptive techniques learn as they do in
-/// push mode. Pull-mode instances are never cut by a guard.
+/// push mode. A guarded trial (a selector's arm with a time budget) is cut as
+/// in push mode: past the deadline, the cursor that notices takes the
+/// unclaimed rest away from the trial, and every cursor then serves chunks of
+/// the fallback arm until the rest is done.
 
 #include <autosched/drive/instance.hpp>
 #include <autosched/measure/thread_stats.hpp>
@@ -63,12 +66,19 @@ class Cursor {
 
  private:
   IndexRange next_general() noexcept;
+  /// Whether a guarded trial is past its deadline (reads the clock every few
+  /// chunks when chunks are not timed anyway).
+  bool past_deadline(std::int64_t now_if_timed) noexcept;
+  /// Switches to the instance's fallback arm, once there is one.
+  bool enter_fallback() noexcept;
+  IndexRange hand_out(IndexRange c, std::int64_t base, std::int64_t asked) noexcept;
   void complete_previous(std::int64_t done) noexcept;
 
   Instance* instance_;
   int tid_;
   ThreadStats stats_;
   typename detail::WorkersOf<AnyDispenser>::type worker_;
+  typename detail::WorkersOf<AnyDispenser>::type fallback_worker_;  ///< after a cut
   IndexRange current_;  ///< relative to the instance's first index
   std::int64_t requested_ns_ = 0;
   std::int64_t started_ns_ = 0;
@@ -76,6 +86,9 @@ class Cursor {
   std::int64_t unit_n_ = 0;
   std::int64_t unit_base_ = 0;
   bool timed_ = false;
+  bool guarded_ = false;
+  bool on_fallback_ = false;
+  int until_check_ = 0;
   bool left_ = false;
 };
 

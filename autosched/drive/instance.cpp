@@ -112,13 +112,25 @@ void Instance::cut(D& d) noexcept {
   phase_.store(!rest.empty() && loop_->prepare_fallback(*this, rest) ? 2 : 3, std::memory_order_release);
 }
 
-void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
+void Instance::cut_trial() noexcept {
+  std::visit(
+      [&](auto& d) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) cut(d);
+      },
+      dispenser_);
+}
+
+bool Instance::fallback_ready() const noexcept {
   int phase = phase_.load(std::memory_order_acquire);
   while (phase == 1) {  // another thread is planning the fallback: a few microseconds
     std::this_thread::yield();
     phase = phase_.load(std::memory_order_acquire);
   }
-  if (phase != 2) return;
+  return phase == 2;
+}
+
+void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
+  if (!fallback_ready()) return;
   std::visit(
       [&](auto& f) {
         if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) {

@@ -67,6 +67,10 @@ class Instance {
                            bool guarded);
   template <class D>
   void cut(D& d) noexcept;
+  /// cut() on whichever dispenser the instance runs (pull mode).
+  void cut_trial() noexcept;
+  /// Waits while another thread plans the fallback; true when one is ready.
+  bool fallback_ready() const noexcept;
   void run_fallback(int tid, ThreadStats& st, const ChunkBody& body);
   void begin_worker(int tid) const noexcept;
   /// Stores worker `tid`'s stats; the last worker to finish closes the instance.

@@ -206,10 +206,9 @@ Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& requ
     if (++it->entered == inst->p_) entering_.erase(it);  // everyone is in: forget the ticket
     return inst;
   }
+  // Pull-mode instances are guarded like push-mode ones: the cursors look at
+  // the deadline and move to the fallback arm (drive/cursor.hpp).
   Instance* inst = open_locked(request);
-  // Pull-mode instances are not guarded: the caller runs the chunks, so
-  // nothing could hand the rest of a cut trial to the fallback arm.
-  inst->deadline_ns_ = 0;
   if (inst->p_ > 1) entering_.push_back({ticket, inst, 1});
   return inst;
 }

@@ -4,6 +4,8 @@
 #include <autosched/drive/cursor.hpp>
 #include <autosched/drive/loop.hpp>
 
+#include "drive/virtual_time.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -126,6 +128,74 @@ TEST(Pull, BadScheduleIsAnErrorNamingTheSource) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("GOMP shim"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("nonsense"), std::string::npos) << e.what();
+  }
+}
+
+// Guarded trials in pull mode, in virtual time: the same planted costs as the
+// push-mode guard tests (tests/loops/test_selection.cpp). Each chunk charges
+// 1 µs plus 1 ns per iteration; ss with chunk 1 over 2^16 iterations runs far
+// past twice static's time, so its trial must be cut and its rest must run
+// on the fallback arm, every index still exactly once.
+constexpr std::int64_t guard_n = std::int64_t{1} << 16;
+
+/// One pulled instance on two threads whose chunks charge their cost.
+InstanceRecord run_charged_pulled(const std::string& loop_name, const std::string& schedule, std::uint64_t k) {
+  testing::VirtualClock::next_instance();
+  Loop& l = loop(loop_name);
+  static const int team_tag = 0;
+  auto hits = std::make_unique<std::atomic<std::uint8_t>[]>(static_cast<std::size_t>(guard_n));
+  std::vector<std::thread> threads;
+  for (int tid = 0; tid < 2; ++tid) {
+    threads.emplace_back([&, tid] {
+      const OpenRequest request{.n = guard_n, .p = 2, .schedule = schedule};
+      Instance* inst = l.open_or_attach({&team_tag, k}, request);
+      Cursor cursor(*inst, tid);
+      for (IndexRange c; !(c = cursor.next()).empty();) {
+        testing::VirtualClock::charge(1000 + c.size());
+        for (std::int64_t i = c.begin; i < c.end; ++i) hits[static_cast<std::size_t>(i)].fetch_add(1);
+      }
+      EXPECT_EQ(cursor.leave(), nullptr);
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::int64_t wrong = 0;
+  for (std::int64_t i = 0; i < guard_n; ++i) wrong += hits[static_cast<std::size_t>(i)].load() != 1;
+  EXPECT_EQ(wrong, 0) << schedule << ", instance " << k;
+  return *l.last();
+}
+
+TEST(PullGuard, ACatastrophicTrialIsCutAndItsRestRunsOnTheFallback) {
+  const testing::VirtualClock clock;
+  std::vector<bool> cut;
+  std::vector<std::string> technique;
+  for (std::uint64_t k = 0; k < 6; ++k) {
+    const InstanceRecord r = run_charged_pulled("pull/guard", "auto,portfolio=static,ss", k);
+    cut.push_back(r.cut_short);
+    technique.emplace_back(r.technique);
+  }
+  // Instance 0 is the warm-up, 1 the static trial, 2 the ss trial.
+  EXPECT_EQ(technique[2], "ss");
+  EXPECT_TRUE(cut[2]) << "the ss trial was not cut";
+  for (int k : {0, 1, 3, 4, 5}) {
+    EXPECT_EQ(technique[static_cast<std::size_t>(k)], "static") << k;
+    EXPECT_FALSE(cut[static_cast<std::size_t>(k)]) << k;
+  }
+}
+
+TEST(PullGuard, ClaimingTrialsAndTimedFallbacks) {
+  const testing::VirtualClock clock;
+  std::vector<bool> cut;
+  std::vector<std::string> technique;
+  for (std::uint64_t k = 0; k < 5; ++k) {  // warm-up, awf-b, the rnd:1 trial, then awf-b again
+    const InstanceRecord r = run_charged_pulled("pull/guard-claims", "auto,portfolio=awf-b,rnd:1", k);
+    cut.push_back(r.cut_short);
+    technique.emplace_back(r.technique);
+  }
+  EXPECT_EQ(technique[2], "rnd");
+  EXPECT_TRUE(cut[2]) << "the rnd:1 trial was not cut";
+  for (int k : {0, 1, 3, 4}) {
+    EXPECT_EQ(technique[static_cast<std::size_t>(k)], "awf-b") << k;
+    EXPECT_FALSE(cut[static_cast<std::size_t>(k)]) << k;
   }
 }
 
