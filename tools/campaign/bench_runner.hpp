@@ -23,6 +23,9 @@ struct BenchPlan {
   int threads = 0;  ///< 0: OpenMP's default in this process
   std::string out_dir;
   std::string bin_dir;  ///< where the autosched-<app> executables are
+  /// libautosched-omp.so, preloaded into autosched-plain-<app> for the
+  /// Configuration::dropin methods; needed only when there are any.
+  std::string dropin_library;
   /// Extra app arguments, e.g. {"pisolver", {"--n", "3000"}} for small runs.
   std::map<std::string, std::vector<std::string>> app_args;
   unsigned seed = 1;
@@ -38,6 +41,9 @@ struct BenchOutcome {
 
 /// Where the autosched-<app> executables are, next to this executable.
 [[nodiscard]] std::string default_bin_dir();
+/// Where libautosched-omp.so is for executables in `bin_dir`: the build
+/// tree's `../autosched/omp/`, else the installed `../lib/`; "" if neither.
+[[nodiscard]] std::string default_dropin_library(const std::string& bin_dir);
 /// Checks the plan (executables present, sizes positive) with errors naming
 /// the bad value, then runs it into plan.out_dir (created; runs.csv replaced).
 BenchOutcome run_bench(const BenchPlan& plan);
