@@ -23,13 +23,17 @@ void Instance::fail(std::exception_ptr e) noexcept {
     error_ = std::move(e);
     error_published_.store(true, std::memory_order_release);
   }
+  cancel();
+}
+
+void Instance::cancel() noexcept {
   cancelled_.store(true, std::memory_order_relaxed);
   // Dispensers that can stop themselves do so, so their loops need no flag.
-  auto cancel = [](auto& d) {
+  auto stop = [](auto& d) {
     if constexpr (requires { d.cancel(); }) d.cancel();
   };
-  std::visit(cancel, dispenser_);
-  if (phase_.load(std::memory_order_acquire) == 2) std::visit(cancel, fallback_);
+  std::visit(stop, dispenser_);
+  if (phase_.load(std::memory_order_acquire) == 2) std::visit(stop, fallback_);
 }
 
 std::exception_ptr Instance::error() const noexcept {

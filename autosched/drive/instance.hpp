@@ -37,6 +37,9 @@ class Instance {
   /// Records `e` as the instance's error (the first one wins) and stops
   /// handing out chunks. Pull-mode callers report their bodies' exceptions here.
   void fail(std::exception_ptr e) noexcept;
+  /// Stops handing out chunks without an error: OpenMP's `cancel for`, where
+  /// skipping the remaining iterations is what the program asked for.
+  void cancel() noexcept;
   /// A thread of a joined team is done with the instance; true for the last.
   /// p_ is read before the increment: once the others have left, the last
   /// one may recycle the instance for another team at any moment.

@@ -1,0 +1,252 @@
+#include <autosched/omp/dropin_loop.hpp>
+
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/drive/observer.hpp>
+#include <autosched/omp/real_runtime.hpp>
+#include <autosched/omp/report.hpp>
+#include <autosched/session/session.hpp>
+
+#include <atomic>
+#include <limits>
+#include <mutex>
+
+namespace autosched::omp {
+
+namespace {
+
+constexpr int reason_count = static_cast<int>(ForwardReason::count_);
+
+struct Counters {
+  std::atomic<std::uint64_t> loops{0}, instances{0}, chunks{0}, forwarded{0}, fallbacks{0};
+  std::atomic<std::uint64_t> forwarded_by[reason_count] = {};
+};
+
+Counters& counters() {
+  static auto* c = new Counters;  // read by the report at exit: never destroyed
+  return *c;
+}
+
+/// The drop-in's switches, read once.
+struct Settings {
+  bool enabled = true;   ///< AUTOSCHED_OMP (default on)
+  bool all_loops = false;  ///< AUTOSCHED_OMP_LOOPS=all
+};
+
+const Settings& settings() {
+  static const Settings s = [] {
+    Settings out;
+    out.enabled = environment::flag("AUTOSCHED_OMP", true);
+    if (auto loops = environment::get("AUTOSCHED_OMP_LOOPS")) {
+      const std::string v = text::lower(text::trim(*loops));
+      if (v == "all") {
+        out.all_loops = true;
+      } else if (v != "runtime" && !v.empty()) {
+        detail::warn(text::bad_value("AUTOSCHED_OMP_LOOPS", *loops,
+                                     "runtime (schedule(runtime) loops, the default) or all (also dynamic and "
+                                     "guided loops); using runtime"));
+      }
+    }
+    return out;
+  }();
+  return s;
+}
+
+/// Turns each closed drop-in instance into the site's statistics and the counts.
+class SiteObserver final : public drive::Observer {
+ public:
+  void on_instance_closed(const drive::ClosedInstance& closed) noexcept override {
+    if (std::string_view(closed.loop).rfind("omp:", 0) != 0) return;  // a loop of the native API
+    try {
+      LoopSite* site = find_site(closed.loop);
+      if (site != nullptr && site->record(closed.record)) counters().loops.fetch_add(1, std::memory_order_relaxed);
+    } catch (...) {
+      // Only the report's statistics are lost; the instance itself completed.
+    }
+    std::uint64_t chunks = 0;
+    for (const ThreadStats& t : closed.record.threads) chunks += t.chunks;
+    counters().instances.fetch_add(1, std::memory_order_relaxed);
+    counters().chunks.fetch_add(chunks, std::memory_order_relaxed);
+  }
+};
+
+/// The recording session, the observer and the report, once, before the
+/// first instance opens.
+void ensure_started() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    session::start();
+    static SiteObserver observer;
+    drive::attach(observer);
+    session::on_finish(&write_report_once);
+  });
+}
+
+thread_local TeamState* tl_current = nullptr;
+
+TeamState& implicit_state() noexcept {
+  thread_local TeamState state;
+  return state;
+}
+
+/// Thread `tid`'s block of [0, n) in a static split among p threads.
+IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
+  const auto at = [&](int t) {
+    return static_cast<std::int64_t>(static_cast<__int128>(n) * t / p);
+  };
+  return {at(tid), at(tid + 1)};
+}
+
+}  // namespace
+
+const char* describe(ForwardReason reason) noexcept {
+  switch (reason) {
+    case ForwardReason::not_runtime: return "schedule(dynamic) or schedule(guided) loop (taken with --loops all)";
+    case ForwardReason::unknown_team:
+      return "team started outside GOMP_parallel*/__kmpc_fork_call, which the drop-in cannot identify";
+    case ForwardReason::too_many_iterations: return "more than 2^63-1 iterations";
+    case ForwardReason::with_reductions: return "GOMP_loop_start with task reductions or shared memory";
+    case ForwardReason::disabled: return "AUTOSCHED_OMP=off";
+    case ForwardReason::count_: break;
+  }
+  return "?";
+}
+
+TeamState& current_team() noexcept {
+  TeamState* s = tl_current;
+  return s != nullptr ? *s : implicit_state();
+}
+
+TeamScope::TeamScope(const void* frame) noexcept {
+  state_.team = frame;
+  state_.outer = tl_current;
+  tl_current = &state_;
+}
+
+TeamScope::~TeamScope() {
+  finish(state_);  // a loop left without its end call (a cancelled libomp loop)
+  tl_current = state_.outer;
+}
+
+bool takes(AskedKind asked) noexcept {
+  return asked == AskedKind::runtime || settings().all_loops;
+}
+
+void forward(ForwardReason reason) noexcept {
+  Counters& c = counters();
+  c.forwarded.fetch_add(1, std::memory_order_relaxed);
+  const bool first = c.forwarded_by[static_cast<int>(reason)].fetch_add(1, std::memory_order_relaxed) == 0;
+  // Never a silent fallback: a loop the user expected to be taken and was not
+  // is said at once; the kinds the user chose not to hand over (dynamic and
+  // guided without --loops all, AUTOSCHED_OMP=off) are in the report.
+  if (first && reason != ForwardReason::not_runtime && reason != ForwardReason::disabled) {
+    try {
+      detail::warn(std::string("autosched-omp: a loop goes to the OpenMP runtime unscheduled: ") + describe(reason) +
+                   " (every such entry is counted in the report, AUTOSCHED_OMP_REPORT)");
+    } catch (...) {
+    }
+  }
+}
+
+bool refused(const LoopCall& call, ForwardReason& reason) noexcept {
+  if (!settings().enabled) {
+    reason = ForwardReason::disabled;
+  } else if (!takes(call.asked)) {
+    reason = ForwardReason::not_runtime;
+  } else if (call.n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    reason = ForwardReason::too_many_iterations;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool take(const LoopCall& call) noexcept {
+  if (ForwardReason reason{}; refused(call, reason)) {
+    forward(reason);
+    return false;
+  }
+  TeamState& ts = current_team();
+  const int p = team_size();
+  const int tid = thread_num();
+  if (ts.team == nullptr && p > 1) {
+    forward(ForwardReason::unknown_team);
+    return false;
+  }
+  finish(ts);  // a loop this thread left without ending it
+  ActiveLoop& a = ts.active;
+  a.first = call.first;
+  a.step = call.step;
+  a.end_value = call.end_value;
+  a.n = static_cast<std::int64_t>(call.n);
+  const void* team = ts.team != nullptr ? ts.team : &ts;
+  const std::uint64_t sequence = ts.sequence++;
+  try {
+    LoopSite& site = loop_site(call.return_address, call.source, call.runtime, call.asked, call.asked_chunk);
+    ensure_started();
+    drive::OpenRequest request;
+    request.n = a.n;
+    request.p = p;
+    request.typed_schedule = site.schedule();
+    request.schedule_source = site.schedule_source();
+    a.instance = site.loop().open_or_attach({team, sequence}, request);
+    a.cursor.emplace(*a.instance, tid);
+    a.mode = ActiveLoop::Mode::cursor;
+  } catch (const std::exception& e) {
+    // Every thread of the team fails the same way (the same schedule, the
+    // same loop), so static blocks still cover each iteration exactly once.
+    counters().fallbacks.fetch_add(1, std::memory_order_relaxed);
+    try {
+      detail::warn(std::string("autosched-omp: a loop runs as static blocks: ") + e.what());
+    } catch (...) {
+    }
+    a.instance = nullptr;
+    a.block = static_block(a.n, p, tid);
+    a.mode = ActiveLoop::Mode::fallback;
+  }
+  return true;
+}
+
+IndexRange next_chunk(TeamState& ts) noexcept {
+  ActiveLoop& a = ts.active;
+  switch (a.mode) {
+    case ActiveLoop::Mode::cursor: return a.cursor->next();
+    case ActiveLoop::Mode::fallback: {
+      const IndexRange b = a.block;
+      a.block = {};
+      return b;
+    }
+    case ActiveLoop::Mode::none: break;
+  }
+  return {};
+}
+
+void finish(TeamState& ts) noexcept {
+  ActiveLoop& a = ts.active;
+  if (a.mode == ActiveLoop::Mode::cursor) {
+    (void)a.cursor->leave();  // no body runs inside the drop-in: no error to pass on
+    a.cursor.reset();
+  }
+  a.instance = nullptr;
+  a.mode = ActiveLoop::Mode::none;
+}
+
+void cancel_active(TeamState& ts) noexcept {
+  if (ts.active.mode == ActiveLoop::Mode::cursor && ts.active.instance != nullptr) ts.active.instance->cancel();
+  if (ts.active.mode == ActiveLoop::Mode::fallback) ts.active.block = {};
+}
+
+Counts counts() noexcept {
+  Counters& c = counters();
+  Counts out;
+  out.loops = c.loops.load();
+  out.instances = c.instances.load();
+  out.chunks = c.chunks.load();
+  out.forwarded = c.forwarded.load();
+  out.fallbacks = c.fallbacks.load();
+  for (int i = 0; i < reason_count; ++i) out.forwarded_by[i] = c.forwarded_by[i].load();
+  return out;
+}
+
+}  // namespace autosched::omp

@@ -1,0 +1,80 @@
+#pragma once
+/// @file
+/// The runtime-independent part of the drop-in: what a thread does when the
+/// program's loop starts, asks for a chunk, and ends, whichever runtime's
+/// entry points it came through (gomp_entry.cpp, kmp_entry.cpp translate).
+///
+///   if (!take(call)) return real_start(...);           // forwarded, counted
+///   for (IndexRange c; !(c = next_chunk(ts)).empty();)  // indices 0 … n-1
+///     … hand first + c.begin·step … to the program …
+///   finish(ts);                                         // at the loop's end
+///
+/// Nothing here throws: the entry points are called from C frames.
+
+#include <autosched/omp/loop_site.hpp>
+#include <autosched/omp/team_state.hpp>
+
+#include <cstdint>
+
+namespace autosched::omp {
+
+/// Why a loop went to the real runtime.
+enum class ForwardReason : std::uint8_t {
+  not_runtime,         ///< schedule(dynamic/guided) without AUTOSCHED_OMP_LOOPS=all
+  unknown_team,        ///< a team of several threads started outside a wrapped region
+  too_many_iterations, ///< more than 2^63-1 iterations
+  with_reductions,     ///< GOMP_loop_start with task reductions or shared memory
+  disabled,            ///< AUTOSCHED_OMP=off
+  count_,
+};
+const char* describe(ForwardReason reason) noexcept;
+
+/// A thread's entry into a loop, in the drop-in's terms.
+struct LoopCall {
+  const void* return_address = nullptr;  ///< into the program: the loop's identity
+  const char* source = nullptr;          ///< ident_t's psource (libomp), or nullptr
+  Runtime runtime = Runtime::gomp;
+  AskedKind asked = AskedKind::runtime;
+  long asked_chunk = 0;
+  std::uint64_t n = 0;
+  std::uint64_t first = 0;
+  std::uint64_t step = 1;
+  std::uint64_t end_value = 0;  ///< see ActiveLoop::end_value
+};
+
+/// Why `call` would be forwarded before any thread of a team enters it, if
+/// it would (the combined parallel-loop calls decide once for the team).
+bool refused(const LoopCall& call, ForwardReason& reason) noexcept;
+
+/// Whether the drop-in takes loops of kind `asked` (AUTOSCHED_OMP_LOOPS).
+bool takes(AskedKind asked) noexcept;
+
+/// Called by every thread of the team at the loop's start. True: the thread's
+/// TeamState now holds the loop; false: it was counted as forwarded and the
+/// caller passes the call on to the real runtime.
+bool take(const LoopCall& call) noexcept;
+/// Counts a forwarded entry the caller decided on itself.
+void forward(ForwardReason reason) noexcept;
+
+/// The next chunk of the thread's active loop, as indices; empty at the end.
+IndexRange next_chunk(TeamState& ts) noexcept;
+/// The thread is done with its active loop (idempotent).
+void finish(TeamState& ts) noexcept;
+
+/// `cancel for`: the thread's active loop hands out no more chunks, to any thread.
+void cancel_active(TeamState& ts) noexcept;
+
+/// Iteration value of index i in the active loop.
+inline std::uint64_t value_at(const ActiveLoop& a, std::int64_t i) noexcept {
+  return a.first + static_cast<std::uint64_t>(i) * a.step;
+}
+
+/// Counters behind autosched_omp_get_counts and the report.
+struct Counts {
+  std::uint64_t loops = 0, instances = 0, chunks = 0, forwarded = 0;
+  std::uint64_t forwarded_by[static_cast<int>(ForwardReason::count_)] = {};
+  std::uint64_t fallbacks = 0;  ///< instances a thread ran as a static block
+};
+Counts counts() noexcept;
+
+}  // namespace autosched::omp

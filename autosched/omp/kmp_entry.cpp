@@ -1,0 +1,233 @@
+/// @file
+/// LLVM libomp's dispatcher entry points, as clang 14 emits them for
+/// `schedule(runtime)` (and, with AUTOSCHED_OMP_LOOPS=all, dynamic and guided)
+/// loops, and the region entry point that names the team.
+///
+/// libomp's loops: iterations lb, lb+st, … up to ub inclusive; a chunk is
+/// reported as inclusive [p_lb, p_ub] with p_last set on the chunk holding the
+/// final iteration. Every thread calls init once per instance and next until
+/// it returns 0; there is no end call (fini is for `ordered` loops, which are
+/// never taken), so a taken loop ends for a thread at its last next.
+
+#include <autosched/omp/dropin_loop.hpp>
+#include <autosched/omp/real_runtime.hpp>
+
+#include <cstdarg>
+#include <cstdint>
+
+#define AUTOSCHED_OMP_EXPORT extern "C" __attribute__((visibility("default")))
+#define AUTOSCHED_CALL_SITE __builtin_return_address(0)
+
+namespace autosched::omp {
+namespace {
+
+using u64 = std::uint64_t;
+using kmp_int32 = std::int32_t;
+
+/// The part of libomp's ident_t the drop-in reads: the source string.
+struct Ident {
+  kmp_int32 reserved_1;
+  kmp_int32 flags;
+  kmp_int32 reserved_2;
+  kmp_int32 reserved_3;
+  const char* psource;
+};
+
+/// libomp's schedule codes (kmp.h): the kinds the drop-in may take, and the
+/// modifier bits clang ≥ 13 adds (runtime loops arrive as nonmonotonic). The
+/// modifiers are masked, never turned into another kind (LB4OMP maps them to
+/// static_steal without saying so).
+constexpr int sch_dynamic_chunked = 35, sch_guided_chunked = 36, sch_runtime = 37;
+constexpr int sch_guided_iterative = 42, sch_guided_analytical = 43;
+constexpr int sch_modifiers = (1 << 29) | (1 << 30);
+/// __kmpc_cancel's kind for a loop.
+constexpr kmp_int32 cancel_loop = 2;
+
+bool asked_of(int schedule, AskedKind& asked) noexcept {
+  switch (schedule & ~sch_modifiers) {
+    case sch_runtime: asked = AskedKind::runtime; return true;
+    case sch_dynamic_chunked: asked = AskedKind::dynamic; return true;
+    case sch_guided_chunked:
+    case sch_guided_iterative:
+    case sch_guided_analytical: asked = AskedKind::guided; return true;
+    default: return false;  // static kinds, ordered kinds, …: libomp's own
+  }
+}
+
+/// Iterations of lb..ub (inclusive) by st, in the loop's integer type.
+template <class T, class S>
+u64 count(T lb, T ub, S st) noexcept {
+  if (st > 0 && lb <= ub) return (static_cast<u64>(ub) - static_cast<u64>(lb)) / static_cast<u64>(st) + 1;
+  if (st < 0 && lb >= ub) return (static_cast<u64>(lb) - static_cast<u64>(ub)) / (0 - static_cast<u64>(st)) + 1;
+  return 0;
+}
+
+template <class T, class S>
+bool init(const void* site, const Ident* loc, int schedule, T lb, T ub, S st, S chunk) noexcept {
+  AskedKind asked{};
+  if (!asked_of(schedule, asked)) return false;
+  LoopCall c;
+  c.return_address = site;
+  c.source = loc != nullptr ? loc->psource : nullptr;
+  c.runtime = Runtime::kmp;
+  c.asked = asked;
+  c.asked_chunk = static_cast<long>(chunk);
+  c.n = count(lb, ub, st);
+  c.first = static_cast<u64>(static_cast<std::int64_t>(lb));
+  if constexpr (std::is_unsigned_v<T>) c.first = static_cast<u64>(lb);
+  c.step = static_cast<u64>(static_cast<std::int64_t>(st));
+  return take(c);
+}
+
+template <class T, class S>
+int next(TeamState& ts, kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
+  const IndexRange c = next_chunk(ts);
+  if (c.empty()) {
+    finish(ts);
+    return 0;
+  }
+  const ActiveLoop& a = ts.active;
+  *p_lb = static_cast<T>(value_at(a, c.begin));
+  *p_ub = static_cast<T>(value_at(a, c.end - 1));
+  if (p_st != nullptr) *p_st = static_cast<S>(static_cast<std::int64_t>(a.step));
+  if (p_last != nullptr) *p_last = c.end == a.n ? 1 : 0;
+  return 1;
+}
+
+bool ours(const TeamState& ts) noexcept { return ts.active.mode != ActiveLoop::Mode::none; }
+
+}  // namespace
+}  // namespace autosched::omp
+
+using namespace autosched::omp;
+
+#define AUTOSCHED_KMP_DISPATCH(suffix, T, S)                                                                   \
+  AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_init_##suffix(Ident* loc, kmp_int32 gtid, int schedule, T lb, T ub, \
+                                                          S st, S chunk) {                                     \
+    if (init(AUTOSCHED_CALL_SITE, loc, schedule, lb, ub, st, chunk)) return;                                   \
+    using Init = void(Ident*, kmp_int32, int, T, T, S, S);                                                     \
+    static Init* const real_init = real<Init>("__kmpc_dispatch_init_" #suffix);                               \
+    real_init(loc, gtid, schedule, lb, ub, st, chunk);                                                         \
+  }                                                                                                            \
+  AUTOSCHED_OMP_EXPORT int __kmpc_dispatch_next_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32* p_last, T* p_lb, \
+                                                         T* p_ub, S* p_st) {                                   \
+    TeamState& ts = current_team();                                                                            \
+    if (ours(ts)) return next(ts, p_last, p_lb, p_ub, p_st);                                                   \
+    using Next = int(Ident*, kmp_int32, kmp_int32*, T*, T*, S*);                                               \
+    static Next* const real_next = real<Next>("__kmpc_dispatch_next_" #suffix);                               \
+    return real_next(loc, gtid, p_last, p_lb, p_ub, p_st);                                                     \
+  }                                                                                                            \
+  AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_fini_##suffix(Ident* loc, kmp_int32 gtid) {                        \
+    if (ours(current_team())) return;                                                                          \
+    using Fini = void(Ident*, kmp_int32);                                                                      \
+    static Fini* const real_fini = real<Fini>("__kmpc_dispatch_fini_" #suffix);                               \
+    real_fini(loc, gtid);                                                                                      \
+  }
+
+AUTOSCHED_KMP_DISPATCH(4, std::int32_t, std::int32_t)
+AUTOSCHED_KMP_DISPATCH(4u, std::uint32_t, std::int32_t)
+AUTOSCHED_KMP_DISPATCH(8, std::int64_t, std::int64_t)
+AUTOSCHED_KMP_DISPATCH(8u, std::uint64_t, std::int64_t)
+
+// Newer clang ends each dispatched loop with deinit; a runtime without it
+// never sees the call.
+AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_deinit(Ident* loc, kmp_int32 gtid) {
+  TeamState& ts = current_team();
+  if (ours(ts)) {
+    finish(ts);
+    return;
+  }
+  using Deinit = void(Ident*, kmp_int32);
+  static Deinit* const real_deinit = real<Deinit>("__kmpc_dispatch_deinit");
+  real_deinit(loc, gtid);
+}
+
+// `cancel for` in a taken loop: the instance stops handing out chunks; libomp
+// still records the request for its cancellation points and resets it at the
+// cancel barrier, as for its own loops.
+AUTOSCHED_OMP_EXPORT kmp_int32 __kmpc_cancel(Ident* loc, kmp_int32 gtid, kmp_int32 kind) {
+  using Cancel = kmp_int32(Ident*, kmp_int32, kmp_int32);
+  static Cancel* const real_cancel = real<Cancel>("__kmpc_cancel");
+  const kmp_int32 cancelled = real_cancel(loc, gtid, kind);
+  TeamState& ts = current_team();
+  if (kind == cancel_loop && cancelled != 0 && ours(ts)) cancel_active(ts);
+  return cancelled;
+}
+
+// ---- parallel regions -------------------------------------------------------
+
+namespace {
+
+using Microtask = void (*)(kmp_int32*, kmp_int32*, ...);
+
+/// The region's outlined function and its shared arguments, behind the
+/// trampoline every thread of the team runs.
+struct ForkFrame {
+  Microtask microtask;
+  kmp_int32 argc;
+  void** args;
+};
+
+constexpr int max_direct_args = 16;
+
+/// Calls the outlined function with its arguments; clang passes each shared
+/// variable as one pointer-sized argument.
+void invoke(Microtask f, kmp_int32* gtid, kmp_int32* btid, int argc, void** a) {
+  switch (argc) {
+    case 0: f(gtid, btid); return;
+    case 1: f(gtid, btid, a[0]); return;
+    case 2: f(gtid, btid, a[0], a[1]); return;
+    case 3: f(gtid, btid, a[0], a[1], a[2]); return;
+    case 4: f(gtid, btid, a[0], a[1], a[2], a[3]); return;
+    case 5: f(gtid, btid, a[0], a[1], a[2], a[3], a[4]); return;
+    case 6: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5]); return;
+    case 7: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6]); return;
+    case 8: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); return;
+    case 9: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); return;
+    case 10: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); return;
+    case 11: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); return;
+    case 12: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); return;
+    case 13: f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); return;
+    case 14:
+      f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]);
+      return;
+    case 15:
+      f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14]);
+      return;
+    case 16:
+      f(gtid, btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14],
+        a[15]);
+      return;
+    default: break;
+  }
+  // More arguments than spelled out: libomp's own invoker takes any count.
+  using Invoke = int(Microtask, int, int, int, void**, void**);
+  static Invoke* const kmp_invoke = real<Invoke>("__kmp_invoke_microtask");
+  void* exit_frame = nullptr;
+  (void)kmp_invoke(f, *gtid, *btid, argc, a, &exit_frame);
+}
+
+void run_region(kmp_int32* gtid, kmp_int32* btid, ForkFrame* frame) {
+  TeamScope team(frame);
+  invoke(frame->microtask, gtid, btid, frame->argc, frame->args);
+}
+
+}  // namespace
+
+AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask microtask, ...) {
+  using ForkCall = void(Ident*, kmp_int32, Microtask, ...);
+  static ForkCall* const real_fork = real<ForkCall>("__kmpc_fork_call");
+  void* inline_args[max_direct_args];
+  std::unique_ptr<void*[]> many;
+  void** args = inline_args;
+  if (argc > max_direct_args) {
+    many.reset(new void*[static_cast<std::size_t>(argc)]);
+    args = many.get();
+  }
+  va_list ap;
+  va_start(ap, microtask);
+  for (kmp_int32 i = 0; i < argc; ++i) args[i] = va_arg(ap, void*);
+  va_end(ap);
+  ForkFrame frame{microtask, argc, args};
+  real_fork(loc, 1, reinterpret_cast<Microtask>(&run_region), &frame);
+}

@@ -1,0 +1,298 @@
+#include <autosched/omp/loop_site.hpp>
+
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/select/schedule_environment.hpp>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace autosched::omp {
+
+namespace {
+
+/// The module that contains an address, and the address's offset in it.
+struct ModulePlace {
+  std::string path;
+  std::string build_id;  ///< hex, empty when the module has none
+  std::uintptr_t offset = 0;
+};
+
+std::string hex(const unsigned char* bytes, std::size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out += digits[bytes[i] >> 4];
+    out += digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+/// The GNU build-id note among a module's PT_NOTE segments.
+std::string build_id_of(const dl_phdr_info& info) {
+  for (int i = 0; i < info.dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info.dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const auto* p = reinterpret_cast<const unsigned char*>(info.dlpi_addr + ph.p_vaddr);
+    const unsigned char* end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+      const unsigned char* name = p + sizeof(ElfW(Nhdr));
+      const unsigned char* desc = name + ((note->n_namesz + 3) & ~3U);
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0 &&
+          desc + note->n_descsz <= end) {
+        return hex(desc, note->n_descsz);
+      }
+      p = desc + ((note->n_descsz + 3) & ~3U);
+    }
+  }
+  return {};
+}
+
+ModulePlace module_of(const void* address) {
+  struct Search {
+    std::uintptr_t address;
+    std::optional<ModulePlace> found;
+  } search{reinterpret_cast<std::uintptr_t>(address), std::nullopt};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        auto& s = *static_cast<Search*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD) continue;
+          const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+          if (s.address >= lo && s.address < lo + ph.p_memsz) {
+            ModulePlace m;
+            m.path = info->dlpi_name != nullptr ? info->dlpi_name : "";
+            m.build_id = build_id_of(*info);
+            m.offset = s.address - info->dlpi_addr;
+            s.found = std::move(m);
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &search);
+  if (!search.found) return {"unknown", "", search.address};
+  ModulePlace m = std::move(*search.found);
+  if (m.path.empty()) {  // the executable itself
+    char exe[4096];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    m.path = len > 0 ? std::string(exe, static_cast<std::size_t>(len)) : "program";
+  }
+  return m;
+}
+
+std::string basename_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Module identity: its build-id, or its size where the linker wrote none.
+std::string module_key(const ModulePlace& m) {
+  if (!m.build_id.empty()) return m.build_id.substr(0, 12);
+  struct stat st {};
+  std::string key = "s";
+  key += std::to_string(stat(m.path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : 0LL);
+  return key;
+}
+
+/// clang's ";file;function;line;column;;", as "file:line (function)"; empty
+/// for the default string a location without debug information carries.
+std::string source_of(const char* psource) {
+  if (psource == nullptr) return {};
+  const auto fields = text::split(psource, ';');
+  if (fields.size() < 5) return {};
+  const std::string file(fields[1]);
+  const std::string function(fields[2]);
+  const std::string line(fields[3]);
+  if (file.empty() || file == "unknown" || line == "0") return {};
+  std::string out = basename_of(file) + ":" + line;
+  if (!function.empty() && function != "unknown") out += " (" + function + ")";
+  return out;
+}
+
+/// OMP_SCHEDULE as the drop-in reads it: any technique or selector of the
+/// grammar, with OpenMP's "kind[,chunk]" and its monotonic modifiers
+/// accepted ("dynamic,4" is ss with chunk 4, "nonmonotonic:guided" gss).
+/// `auto,N` is the Auto4OMP alias, which the environment reader handles.
+struct OmpSchedule {
+  std::optional<std::string> raw;  ///< the variable, if set
+  std::optional<Schedule> schedule;
+  std::string kind;  ///< lower-case kind without modifiers ("dynamic")
+  long chunk = 0;
+};
+
+const OmpSchedule& omp_schedule() {
+  static const OmpSchedule value = [] {
+    OmpSchedule s;
+    s.raw = environment::get("OMP_SCHEDULE");
+    if (!s.raw) return s;
+    std::string text = text::lower(text::trim(*s.raw));  // lower() copies
+    if (const auto colon = text.find(':'); colon != std::string::npos &&
+                                           (text.rfind("monotonic", 0) == 0 || text.rfind("nonmonotonic", 0) == 0)) {
+      text = std::string(text::trim(std::string_view(text).substr(colon + 1)));
+    }
+    const auto parts = text::split(text, ',');
+    s.kind = std::string(parts[0]);
+    if (parts.size() == 2) {
+      if (auto chunk = text::to_int(parts[1])) s.chunk = static_cast<long>(*chunk);
+    }
+    if (schedule_environment().alias) return s;  // auto,N: Auto4OMP's selectors
+    std::string grammar = s.kind;
+    if (parts.size() == 2 && s.chunk > 0) grammar += ",chunk=" + std::to_string(s.chunk);
+    try {
+      s.schedule = parse_schedule(grammar, "OMP_SCHEDULE");
+    } catch (const Error& e) {
+      detail::warn(std::string(e.what()) + "; the drop-in uses autosched's default, auto");
+    }
+    return s;
+  }();
+  return value;
+}
+
+/// The arm the program's runtime would run for this loop.
+std::string native_arm_of(Runtime runtime, AskedKind asked, long asked_chunk) {
+  const auto with_chunk = [](const char* technique, long chunk) { return arm_text(technique, chunk); };
+  if (asked == AskedKind::dynamic) return with_chunk("ss", asked_chunk);
+  if (asked == AskedKind::guided) return with_chunk("gss", asked_chunk);
+  const OmpSchedule& omp = omp_schedule();
+  if (omp.raw) {
+    if (omp.kind == "dynamic") return with_chunk("ss", omp.chunk);
+    if (omp.kind == "guided") return with_chunk("gss", omp.chunk);
+    if (omp.kind == "static" || omp.kind == "auto") return with_chunk("static", omp.chunk);
+    return {};  // a technique only autosched knows: nothing native to compare with
+  }
+  // The run-sched-var each runtime starts with: libgomp dynamic,1; libomp static.
+  return runtime == Runtime::gomp ? with_chunk("ss", 1) : with_chunk("static", 0);
+}
+
+const Schedule* schedule_for(const std::string& id, const std::string& where, const char*& source) {
+  const ScheduleEnvironment& env = schedule_environment();
+  for (const auto& [name, schedule] : env.per_loop) {
+    if (name == id) return nullptr;  // the driver finds it by id
+    if (!where.empty() && (name == where || name == where.substr(0, where.find(' ')))) {
+      source = "AUTOSCHED_SCHEDULE_FOR";
+      return &schedule;
+    }
+  }
+  if (env.global || env.alias) return nullptr;
+  const OmpSchedule& omp = omp_schedule();
+  source = "OMP_SCHEDULE";
+  return omp.schedule ? &*omp.schedule : nullptr;
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::unordered_map<const void*, LoopSite*> by_address;
+  std::unordered_map<std::string, LoopSite*> by_id;
+  std::vector<std::unique_ptr<LoopSite>> sites;
+};
+
+Registry& registry() {
+  static auto* r = new Registry;  // never destroyed: threads may still look up at exit
+  return *r;
+}
+
+}  // namespace
+
+std::string arm_text(std::string_view technique, std::int64_t chunk) {
+  std::string out(technique);
+  // ss and gss hand out at least one iteration: chunk 0 (the default) is 1.
+  if (chunk <= 0 && (technique == "ss" || technique == "gss")) chunk = 1;
+  if (chunk > 0) out += ",chunk=" + std::to_string(chunk);
+  return out;
+}
+
+LoopSite::LoopSite(std::string id, std::string where, Runtime runtime, AskedKind asked, long asked_chunk)
+    : id_(std::move(id)), where_(std::move(where)), runtime_(runtime), loop_(&drive::loop(id_)) {
+  schedule_ = schedule_for(id_, where_, schedule_source_);
+  native_arm_ = native_arm_of(runtime, asked, asked_chunk);
+}
+
+bool LoopSite::record(const InstanceRecord& r) {
+  const std::string arm = arm_text(r.technique, r.chunk);
+  std::uint64_t chunks = 0;
+  for (const ThreadStats& t : r.threads) chunks += t.chunks;
+  std::lock_guard lock(mutex_);
+  ++stats_.instances;
+  stats_.explored += r.explored ? 1 : 0;
+  stats_.chunks += chunks;
+  stats_.total_ns += static_cast<double>(r.metrics.loop_time_ns);
+  stats_.last_arm = arm;
+  ArmTime& a = stats_.arms[arm];
+  ++a.instances;
+  a.total_ns += static_cast<double>(r.metrics.loop_time_ns);
+  return stats_.instances == 1;
+}
+
+SiteStats LoopSite::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+LoopSite& loop_site(const void* return_address, const char* source, Runtime runtime, AskedKind asked,
+                    long asked_chunk) {
+  // Each thread remembers the sites it met, so the shared map is locked once
+  // per thread and site, not once per instance.
+  thread_local std::unordered_map<const void*, LoopSite*> seen;
+  if (auto it = seen.find(return_address); it != seen.end()) return *it->second;
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  LoopSite*& site = r.by_address[return_address];
+  if (site == nullptr) {
+    const ModulePlace m = module_of(return_address);
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "+0x%zx", static_cast<std::size_t>(m.offset));
+    const std::string module = basename_of(m.path);
+    const std::string id = "omp:" + module + "@" + module_key(m) + offset;
+    std::string where = source_of(source);
+    if (where.empty()) {
+      Dl_info info{};
+      if (dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) {
+        where = std::string(info.dli_sname) + " in " + module;
+      } else {
+        where = module + offset;
+      }
+    }
+    // The same id from another address cannot happen (one module, one
+    // offset), but a second site must never share a record: reuse it.
+    if (auto it = r.by_id.find(id); it != r.by_id.end()) {
+      site = it->second;
+    } else {
+      r.sites.push_back(std::make_unique<LoopSite>(id, std::move(where), runtime, asked, asked_chunk));
+      site = r.sites.back().get();
+      r.by_id.emplace(id, site);
+    }
+  }
+  seen.emplace(return_address, site);
+  return *site;
+}
+
+LoopSite* find_site(std::string_view id) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = r.by_id.find(std::string(id));
+  return it == r.by_id.end() ? nullptr : it->second;
+}
+
+std::vector<LoopSite*> all_sites() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  std::vector<LoopSite*> out;
+  for (const auto& s : r.sites) out.push_back(s.get());
+  return out;
+}
+
+}  // namespace autosched::omp

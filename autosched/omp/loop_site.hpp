@@ -1,0 +1,96 @@
+#pragma once
+/// @file
+/// Which loop a call into the runtime belongs to. An unmodified program names
+/// none of its loops, so the drop-in names each by where it is called from:
+/// the module (the executable or a shared library, by its GNU build-id, or its
+/// size when it has none) and the offset of the call site in it. ASLR moves
+/// modules, not offsets, so the name is the same in every run of the same
+/// binary and the store's warm start works; two loops have two call sites, so
+/// they never share a record (LB4OMP keyed loops by the source string, which
+/// GCC never fills in: every GCC loop shared one record).
+///
+///   omp:solver@3fa2c19b07d1+0x1a2c        the loop's id (store, traces, AUTOSCHED_SCHEDULE_FOR)
+///   solver.c:42 (relax)                   where, for people: clang's source string when
+///                                         present, else the symbol, else module+offset
+
+#include <autosched/drive/loop.hpp>
+#include <autosched/select/schedule.hpp>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace autosched::omp {
+
+/// The entry-point family a loop came through, which tells the runtime.
+enum class Runtime : std::uint8_t { gomp, kmp };
+
+/// What the program asked for in its pragma.
+enum class AskedKind : std::uint8_t { runtime, dynamic, guided };
+
+/// Per arm (technique and chunk as recorded): how often it ran and for how long.
+struct ArmTime {
+  std::uint64_t instances = 0;
+  double total_ns = 0;
+};
+
+/// What the drop-in learned about a loop, for the report.
+struct SiteStats {
+  std::uint64_t instances = 0;
+  std::uint64_t explored = 0;
+  std::uint64_t chunks = 0;
+  double total_ns = 0;
+  std::string last_arm;               ///< the arm of the latest instance
+  std::map<std::string, ArmTime> arms;  ///< "ss,chunk=1" → its instances
+};
+
+class LoopSite {
+ public:
+  LoopSite(std::string id, std::string where, Runtime runtime, AskedKind asked, long asked_chunk);
+
+  [[nodiscard]] const std::string& id() const noexcept { return id_; }
+  [[nodiscard]] const std::string& where() const noexcept { return where_; }
+  [[nodiscard]] Runtime runtime() const noexcept { return runtime_; }
+  [[nodiscard]] drive::Loop& loop() const noexcept { return *loop_; }
+  /// The schedule the environment gives this loop by its `where` name
+  /// (AUTOSCHED_SCHEDULE_FOR="solver.c:42=fac2"), or the drop-in's reading of
+  /// OMP_SCHEDULE; nullptr: the driver resolves it (AUTOSCHED_SCHEDULE_FOR by
+  /// id, AUTOSCHED_SCHEDULE, OMP_SCHEDULE=auto,N, else `auto`).
+  [[nodiscard]] const Schedule* schedule() const noexcept { return schedule_; }
+  /// The variable schedule() came from, for messages.
+  [[nodiscard]] const char* schedule_source() const noexcept { return schedule_source_; }
+  /// The arm the program's own runtime would have run ("ss,chunk=1" for
+  /// libgomp's default dynamic,1), in the report's arm spelling.
+  [[nodiscard]] const std::string& native_arm() const noexcept { return native_arm_; }
+
+  /// Adds a closed instance; true for the site's first.
+  bool record(const InstanceRecord& record);
+  [[nodiscard]] SiteStats stats() const;
+
+ private:
+  std::string id_;
+  std::string where_;
+  Runtime runtime_;
+  drive::Loop* loop_;
+  const Schedule* schedule_ = nullptr;
+  const char* schedule_source_ = "AUTOSCHED_SCHEDULE";
+  std::string native_arm_;
+  mutable std::mutex mutex_;
+  SiteStats stats_;
+};
+
+/// The site of the call at `return_address` (a return address into the
+/// program), created on first use; `source` is ident_t's psource or nullptr.
+/// Cheap after the first call of each thread at each site.
+LoopSite& loop_site(const void* return_address, const char* source, Runtime runtime, AskedKind asked,
+                    long asked_chunk);
+/// The site whose loop id is `id`, or nullptr (not a drop-in loop).
+LoopSite* find_site(std::string_view id);
+/// Every site so far, in the order they were first called.
+std::vector<LoopSite*> all_sites();
+
+/// The arm spelling of a record's technique and chunk ("gss,chunk=4", "static").
+std::string arm_text(std::string_view technique, std::int64_t chunk);
+
+}  // namespace autosched::omp

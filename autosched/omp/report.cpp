@@ -1,0 +1,85 @@
+#include <autosched/omp/report.hpp>
+
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/omp/dropin_loop.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace autosched::omp {
+
+namespace {
+
+std::string ms(double ns) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", ns / 1e6);
+  return b;
+}
+
+}  // namespace
+
+void write_report(std::FILE* out) {
+  const Counts c = counts();
+  std::fprintf(out, "autosched-omp: %llu loop(s) scheduled, %llu instance(s), %llu chunk(s)\n",
+               static_cast<unsigned long long>(c.loops), static_cast<unsigned long long>(c.instances),
+               static_cast<unsigned long long>(c.chunks));
+  std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %-16s %10s\n", "loop", "instances", "chosen arm", "mean ms",
+               "explored", "runtime's arm", "saved ms");
+  for (LoopSite* site : all_sites()) {
+    const SiteStats s = site->stats();
+    if (s.instances == 0) continue;
+    const double mean = s.total_ns / static_cast<double>(s.instances);
+    std::string saved = "-";
+    const std::string& native = site->native_arm();
+    if (auto it = s.arms.find(native); !native.empty() && it != s.arms.end() && it->second.instances > 0) {
+      // Every instance at the native arm's measured mean, against what they
+      // really cost, exploration included.
+      const double native_mean = it->second.total_ns / static_cast<double>(it->second.instances);
+      saved = ms(native_mean * static_cast<double>(s.instances) - s.total_ns);
+    }
+    char explored[16];
+    std::snprintf(explored, sizeof explored, "%.0f%%", 100.0 * static_cast<double>(s.explored) /
+                                                          static_cast<double>(s.instances));
+    std::fprintf(out, "%-36s %9llu  %-22s %10s %8s  %-16s %10s\n", site->where().c_str(),
+                 static_cast<unsigned long long>(s.instances), s.last_arm.c_str(), ms(mean).c_str(), explored,
+                 native.empty() ? "-" : native.c_str(), saved.c_str());
+    std::fprintf(out, "    id %s\n", site->id().c_str());
+  }
+  if (c.fallbacks > 0) {
+    std::fprintf(out, "autosched-omp: %llu thread entries ran as static blocks (the driver refused the loop; "
+                      "see the warnings)\n",
+                 static_cast<unsigned long long>(c.fallbacks));
+  }
+  std::fprintf(out, "autosched-omp: %llu thread entries forwarded to the OpenMP runtime\n",
+               static_cast<unsigned long long>(c.forwarded));
+  for (int i = 0; i < static_cast<int>(ForwardReason::count_); ++i) {
+    if (c.forwarded_by[i] == 0) continue;
+    std::fprintf(out, "    %llu: %s\n", static_cast<unsigned long long>(c.forwarded_by[i]),
+                 describe(static_cast<ForwardReason>(i)));
+  }
+}
+
+void write_report_once() {
+  static std::atomic<bool> written{false};
+  if (written.exchange(true)) return;
+  const auto where = environment::get("AUTOSCHED_OMP_REPORT");
+  if (!where || where->empty()) return;
+  if (*where == "stderr" || *where == "-") {
+    write_report(stderr);
+    return;
+  }
+  std::FILE* f = std::fopen(where->c_str(), "w");
+  if (f == nullptr) {
+    detail::warn("AUTOSCHED_OMP_REPORT=" + *where + ": cannot write it (" + std::strerror(errno) +
+                 "); the report goes to stderr");
+    write_report(stderr);
+    return;
+  }
+  write_report(f);
+  std::fclose(f);
+}
+
+}  // namespace autosched::omp
