@@ -23,18 +23,20 @@ cmake --preset release >/dev/null
 cmake --build --preset release --target "${targets[@]}" >/dev/null
 dir=build/release/dropin-quality
 bin=build/release/bin
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$bin/autosched" bench --apps all --arms all --references none --methods 'auto;dropin:auto' \
   --reps "$reps" --steps "$steps" --threads 2 \
   --app-args 'mandelbrot=--width 256 --height 128' --app-args 'stream-triad=--n 2000000' \
   --app-args 'pisolver=--n 20000' --app-args 'triangle-count=--scale 12' \
   --app-args 'nbody-gravity=--particles 2048' --app-args 'short-range-force=--particles 32768' \
   --out "$dir" --no-progress
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 "$bin/autosched" report "$dir" --no-pictures --plot 'Oracle;auto;dropin:auto' >/dev/null
 if [[ -s "$dir/failures.csv" ]] && grep -qv '^#\|^phase,' "$dir/failures.csv"; then
   echo "quality.sh: some runs failed; see $dir/failures.csv" >&2
 fi
 
-meta() { awk -F': ' -v k="# $1" '$1 == k {print $2; exit}' "$dir/runs.csv"; }
+meta() { awk -v k="# $1: " 'index($0, k) == 1 {print substr($0, length(k) + 1); exit}' "$dir/runs.csv"; }
 out=docs/results/dropin-quality.md
 mkdir -p docs/results
 {
@@ -45,7 +47,8 @@ mkdir -p docs/results
   echo "\`schedule(runtime)\` loops, no autosched API, LD_PRELOAD=libautosched-omp.so AUTOSCHED_SCHEDULE=auto),"
   echo "$reps repetitions of $steps steps, interleaved; small sizes ($(meta 'app arguments')) so that it runs in"
   echo "minutes here. Degradation vs the Oracle in % (docs/campaigns.md); difference = drop-in − native, in points"
-  echo "(goal: ≤ 1). Rep spread: how much one configuration's total varies between processes."
+  echo "(goal: ≤ 1). Rep spread: how much one configuration's total varies between processes. Load average"
+  echo "$load_before before, $load_after after (2 cores: above 2, other work shared them with the campaign)."
   echo
   echo "| app/loop | Oracle ms | native auto | drop-in auto | difference | goal | rep spread native / drop-in |"
   echo "|---|---:|---:|---:|---:|---|---|"
@@ -56,6 +59,7 @@ mkdir -p docs/results
       if (!(key in seen)) {seen[key] = 1; order[++n] = key}
       oracle[key] = $8; deg[key, $4] = $10; spread[key, $4] = $19
     }
+    $1 == "cold" && $19 + 0 > noisy {noisy = $19 + 0}
     END {
       met = 0; judged = 0
       for (i = 1; i <= n; ++i) {
@@ -70,6 +74,8 @@ mkdir -p docs/results
         printf "| %s | %.1f | %.1f | %.1f | %+.1f | %s | %.1f%% / %.1f%% |\n", k, oracle[k], a, d, diff, (diff <= 1 ? "met" : "not met"), spread[k, "auto"], spread[k, "dropin:auto"]
       }
       printf "\nGoal met on %d of %d loops.\n", met, judged
+      if (noisy > 20)
+        printf "\n**Not a verdict:** rep spreads up to %.0f%% (above 20%%) say this machine was not quiet during the campaign; differences below the spread are noise.\n", noisy
     }' "$dir/metrics.csv"
   echo
   echo "The full report (every arm, exploration, similarity) is \`$dir/summary.md\` after the run."
