@@ -27,6 +27,11 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
       },
       instance.dispenser_);
   if (timed_) stats_.busy_ns = 0;
+  if (auto* seq = std::get_if<ChunkSequence>(&instance.dispenser_); seq != nullptr && seq->unit_chunks() && !timed_) {
+    unit_ = seq;
+    unit_n_ = instance.n_;
+    unit_base_ = instance.begin_;
+  }
 }
 
 Cursor::~Cursor() { (void)leave(); }
@@ -46,7 +51,7 @@ void Cursor::complete_previous(std::int64_t done) noexcept {
       instance_->dispenser_);
 }
 
-IndexRange Cursor::next() noexcept {
+IndexRange Cursor::next_general() noexcept {
   if (left_) return {};
   const std::int64_t asked = timed_ ? now() : 0;
   if (timed_ && !current_.empty()) complete_previous(asked);
@@ -77,6 +82,7 @@ IndexRange Cursor::next() noexcept {
 std::exception_ptr Cursor::leave() noexcept {
   if (left_) return nullptr;
   left_ = true;
+  unit_ = nullptr;
   const std::int64_t done = now();
   if (timed_ && !current_.empty()) complete_previous(done);
   current_ = {};

@@ -42,13 +42,27 @@ class Cursor {
 
   /// The next chunk for this worker in absolute indices; empty when there is
   /// none left (or the instance failed).
-  IndexRange next() noexcept;
+  IndexRange next() noexcept {
+    // Unit chunks from one sequence (ss,chunk=1), untimed: the whole dispatch
+    // is the counter's fetch_add, inlined into the caller (an interposed
+    // runtime entry point competes with the runtime's own one atomic).
+    // Cancelling the sequence moves its counter past N, so no flag is read.
+    if (unit_ != nullptr) {
+      const std::int64_t i = unit_->next_iteration();
+      if (i >= unit_n_) return {};
+      ++stats_.chunks;
+      ++stats_.iterations;
+      return {unit_base_ + i, unit_base_ + i + 1};
+    }
+    return next_general();
+  }
   /// This worker is done. The last worker of the instance closes it and
   /// returns it to its loop's pool: the instance must not be used after.
   /// Returns the instance's error, if a worker reported one.
   std::exception_ptr leave() noexcept;
 
  private:
+  IndexRange next_general() noexcept;
   void complete_previous(std::int64_t done) noexcept;
 
   Instance* instance_;
@@ -58,6 +72,9 @@ class Cursor {
   IndexRange current_;  ///< relative to the instance's first index
   std::int64_t requested_ns_ = 0;
   std::int64_t started_ns_ = 0;
+  ChunkSequence* unit_ = nullptr;  ///< set when the fast path above applies
+  std::int64_t unit_n_ = 0;
+  std::int64_t unit_base_ = 0;
   bool timed_ = false;
   bool left_ = false;
 };

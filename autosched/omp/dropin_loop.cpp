@@ -8,6 +8,7 @@
 #include <autosched/omp/report.hpp>
 #include <autosched/session/session.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <mutex>
@@ -83,22 +84,24 @@ void ensure_started() {
   });
 }
 
-thread_local TeamState* tl_current = nullptr;
+
+/// Thread `tid`'s block of [0, n) in a static split among p threads.
+IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
+  // The first n mod p threads get one iteration more; no product can overflow.
+  const auto at = [&](int t) { return (n / p) * t + std::min<std::int64_t>(t, n % p); };
+  return {at(tid), at(tid + 1)};
+}
+
+}  // namespace
+
+namespace thread_state {
+constinit thread_local TeamState* current __attribute__((tls_model("initial-exec"))) = nullptr;
 
 TeamState& implicit_state() noexcept {
   thread_local TeamState state;
   return state;
 }
-
-/// Thread `tid`'s block of [0, n) in a static split among p threads.
-IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
-  const auto at = [&](int t) {
-    return static_cast<std::int64_t>(static_cast<__int128>(n) * t / p);
-  };
-  return {at(tid), at(tid + 1)};
-}
-
-}  // namespace
+}  // namespace thread_state
 
 const char* describe(ForwardReason reason) noexcept {
   switch (reason) {
@@ -108,25 +111,22 @@ const char* describe(ForwardReason reason) noexcept {
     case ForwardReason::too_many_iterations: return "more than 2^63-1 iterations";
     case ForwardReason::with_reductions: return "GOMP_loop_start with task reductions or shared memory";
     case ForwardReason::disabled: return "AUTOSCHED_OMP=off";
+    case ForwardReason::ordered: return "ordered or doacross loop (its order protocol stays with the runtime)";
+    case ForwardReason::other_kind: return "schedule kind the program fixed (static, auto, static_steal, ...)";
     case ForwardReason::count_: break;
   }
   return "?";
 }
 
-TeamState& current_team() noexcept {
-  TeamState* s = tl_current;
-  return s != nullptr ? *s : implicit_state();
-}
-
 TeamScope::TeamScope(const void* frame) noexcept {
   state_.team = frame;
-  state_.outer = tl_current;
-  tl_current = &state_;
+  state_.outer = thread_state::current;
+  thread_state::current = &state_;
 }
 
 TeamScope::~TeamScope() {
   finish(state_);  // a loop left without its end call (a cancelled libomp loop)
-  tl_current = state_.outer;
+  thread_state::current = state_.outer;
 }
 
 bool takes(AskedKind asked) noexcept {
@@ -140,7 +140,9 @@ void forward(ForwardReason reason) noexcept {
   // Never a silent fallback: a loop the user expected to be taken and was not
   // is said at once; the kinds the user chose not to hand over (dynamic and
   // guided without --loops all, AUTOSCHED_OMP=off) are in the report.
-  if (first && reason != ForwardReason::not_runtime && reason != ForwardReason::disabled) {
+  const bool chosen = reason == ForwardReason::not_runtime || reason == ForwardReason::disabled ||
+                      reason == ForwardReason::ordered || reason == ForwardReason::other_kind;
+  if (first && !chosen) {
     try {
       detail::warn(std::string("autosched-omp: a loop goes to the OpenMP runtime unscheduled: ") + describe(reason) +
                    " (every such entry is counted in the report, AUTOSCHED_OMP_REPORT)");
@@ -193,12 +195,19 @@ bool take(const LoopCall& call) noexcept {
     a.instance = site.loop().open_or_attach({team, sequence}, request);
     a.cursor.emplace(*a.instance, tid);
     a.mode = ActiveLoop::Mode::cursor;
-  } catch (const std::exception& e) {
+  } catch (...) {
     // Every thread of the team fails the same way (the same schedule, the
     // same loop), so static blocks still cover each iteration exactly once.
     counters().fallbacks.fetch_add(1, std::memory_order_relaxed);
     try {
-      detail::warn(std::string("autosched-omp: a loop runs as static blocks: ") + e.what());
+      std::string why = "unknown error";
+      try {
+        throw;
+      } catch (const std::exception& e) {
+        why = e.what();
+      } catch (...) {
+      }
+      detail::warn("autosched-omp: a loop runs as static blocks: " + why);
     } catch (...) {
     }
     a.instance = nullptr;
@@ -208,18 +217,12 @@ bool take(const LoopCall& call) noexcept {
   return true;
 }
 
-IndexRange next_chunk(TeamState& ts) noexcept {
+IndexRange next_fallback(TeamState& ts) noexcept {
   ActiveLoop& a = ts.active;
-  switch (a.mode) {
-    case ActiveLoop::Mode::cursor: return a.cursor->next();
-    case ActiveLoop::Mode::fallback: {
-      const IndexRange b = a.block;
-      a.block = {};
-      return b;
-    }
-    case ActiveLoop::Mode::none: break;
-  }
-  return {};
+  if (a.mode != ActiveLoop::Mode::fallback) return {};
+  const IndexRange b = a.block;
+  a.block = {};
+  return b;
 }
 
 void finish(TeamState& ts) noexcept {

@@ -25,6 +25,8 @@ enum class ForwardReason : std::uint8_t {
   too_many_iterations, ///< more than 2^63-1 iterations
   with_reductions,     ///< GOMP_loop_start with task reductions or shared memory
   disabled,            ///< AUTOSCHED_OMP=off
+  ordered,             ///< an `ordered` loop: its chunks must follow the runtime's order protocol
+  other_kind,          ///< a dispatcher kind the drop-in never takes (static, auto, static_steal, …)
   count_,
 };
 const char* describe(ForwardReason reason) noexcept;
@@ -56,8 +58,14 @@ bool take(const LoopCall& call) noexcept;
 /// Counts a forwarded entry the caller decided on itself.
 void forward(ForwardReason reason) noexcept;
 
+IndexRange next_fallback(TeamState& ts) noexcept;
+
 /// The next chunk of the thread's active loop, as indices; empty at the end.
-IndexRange next_chunk(TeamState& ts) noexcept;
+/// Inline: it is the per-chunk path of every taken loop.
+inline IndexRange next_chunk(TeamState& ts) noexcept {
+  if (ts.active.mode == ActiveLoop::Mode::cursor) [[likely]] return ts.active.cursor->next();
+  return next_fallback(ts);
+}
 /// The thread is done with its active loop (idempotent).
 void finish(TeamState& ts) noexcept;
 

@@ -182,6 +182,78 @@ AUTOSCHED_GOMP_KIND_LOOP(nonmonotonic_dynamic, AskedKind::dynamic)
 AUTOSCHED_GOMP_KIND_LOOP(guided, AskedKind::guided)
 AUTOSCHED_GOMP_KIND_LOOP(nonmonotonic_guided, AskedKind::guided)
 
+// Ordered loops stay with libgomp (GOMP_ordered_start/end follow its work
+// share); they are only counted, so the report says what was not taken.
+#define AUTOSCHED_GOMP_ORDERED_RUNTIME()                                                                      \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ordered_runtime_start(long start, long end, long incr, long* istart,      \
+                                                            long* iend) {                                     \
+    forward(ForwardReason::ordered);                                                                          \
+    static LongStart* const real_start = real<LongStart>("GOMP_loop_ordered_runtime_start");                 \
+    return real_start(start, end, incr, istart, iend);                                                        \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull start, ull end, ull incr,         \
+                                                                ull* istart, ull* iend) {                     \
+    forward(ForwardReason::ordered);                                                                          \
+    static UllStart* const real_start = real<UllStart>("GOMP_loop_ull_ordered_runtime_start");               \
+    return real_start(up, start, end, incr, istart, iend);                                                    \
+  }
+#define AUTOSCHED_GOMP_ORDERED_KIND(kind)                                                                     \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ordered_##kind##_start(long start, long end, long incr, long chunk,      \
+                                                             long* istart, long* iend) {                      \
+    forward(ForwardReason::ordered);                                                                          \
+    static LongChunkStart* const real_start = real<LongChunkStart>("GOMP_loop_ordered_" #kind "_start");     \
+    return real_start(start, end, incr, chunk, istart, iend);                                                 \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_ordered_##kind##_start(bool up, ull start, ull end, ull incr,        \
+                                                                 ull chunk, ull* istart, ull* iend) {         \
+    forward(ForwardReason::ordered);                                                                          \
+    static UllChunkStart* const real_start = real<UllChunkStart>("GOMP_loop_ull_ordered_" #kind "_start");   \
+    return real_start(up, start, end, incr, chunk, istart, iend);                                             \
+  }
+
+// Doacross loops (ordered(n) with depend): their posts and waits live in
+// libgomp's work share, so they stay there too; g++ continues them through
+// GOMP_loop_runtime_next, which forwards a loop the drop-in did not take.
+#define AUTOSCHED_GOMP_DOACROSS_RUNTIME()                                                                     \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts, long* istart,      \
+                                                             long* iend) {                                    \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, long*, long*, long*);                                                        \
+    static Start* const real_start = real<Start>("GOMP_loop_doacross_runtime_start");                        \
+    return real_start(ncounts, counts, istart, iend);                                                         \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull* counts, ull* istart,   \
+                                                                 ull* iend) {                                 \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, ull*, ull*, ull*);                                                           \
+    static Start* const real_start = real<Start>("GOMP_loop_ull_doacross_runtime_start");                    \
+    return real_start(ncounts, counts, istart, iend);                                                         \
+  }
+#define AUTOSCHED_GOMP_DOACROSS_KIND(kind)                                                                    \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_doacross_##kind##_start(unsigned ncounts, long* counts, long chunk,      \
+                                                              long* istart, long* iend) {                     \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, long*, long, long*, long*);                                                  \
+    static Start* const real_start = real<Start>("GOMP_loop_doacross_" #kind "_start");                      \
+    return real_start(ncounts, counts, chunk, istart, iend);                                                  \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_doacross_##kind##_start(unsigned ncounts, ull* counts, ull chunk,    \
+                                                                  ull* istart, ull* iend) {                   \
+    forward(ForwardReason::ordered);                                                                          \
+    using Start = bool(unsigned, ull*, ull, ull*, ull*);                                                      \
+    static Start* const real_start = real<Start>("GOMP_loop_ull_doacross_" #kind "_start");                  \
+    return real_start(ncounts, counts, chunk, istart, iend);                                                  \
+  }
+
+AUTOSCHED_GOMP_ORDERED_RUNTIME()
+AUTOSCHED_GOMP_DOACROSS_RUNTIME()
+AUTOSCHED_GOMP_DOACROSS_KIND(static)
+AUTOSCHED_GOMP_DOACROSS_KIND(dynamic)
+AUTOSCHED_GOMP_DOACROSS_KIND(guided)
+AUTOSCHED_GOMP_ORDERED_KIND(static)
+AUTOSCHED_GOMP_ORDERED_KIND(dynamic)
+AUTOSCHED_GOMP_ORDERED_KIND(guided)
+
 namespace {
 /// GOMP_loop_start's schedule code as a kind the drop-in may take.
 bool asked_of(long sched, AskedKind& asked) noexcept {

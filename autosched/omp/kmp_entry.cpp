@@ -13,6 +13,8 @@
 #include <autosched/omp/real_runtime.hpp>
 
 #include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 
 #define AUTOSCHED_OMP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -43,14 +45,21 @@ constexpr int sch_modifiers = (1 << 29) | (1 << 30);
 /// __kmpc_cancel's kind for a loop.
 constexpr kmp_int32 cancel_loop = 2;
 
+constexpr int ord_lower = 64, ord_upper = 72;
+
 bool asked_of(int schedule, AskedKind& asked) noexcept {
-  switch (schedule & ~sch_modifiers) {
+  const int kind = schedule & ~sch_modifiers;
+  if (kind > ord_lower && kind < ord_upper) {
+    forward(ForwardReason::ordered);
+    return false;
+  }
+  switch (kind) {
     case sch_runtime: asked = AskedKind::runtime; return true;
     case sch_dynamic_chunked: asked = AskedKind::dynamic; return true;
     case sch_guided_chunked:
     case sch_guided_iterative:
     case sch_guided_analytical: asked = AskedKind::guided; return true;
-    default: return false;  // static kinds, ordered kinds, …: libomp's own
+    default: forward(ForwardReason::other_kind); return false;  // static kinds, static_steal, …: libomp's own
   }
 }
 
@@ -104,6 +113,7 @@ using namespace autosched::omp;
 #define AUTOSCHED_KMP_DISPATCH(suffix, T, S)                                                                   \
   AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_init_##suffix(Ident* loc, kmp_int32 gtid, int schedule, T lb, T ub, \
                                                           S st, S chunk) {                                     \
+    finish(current_team()); /* a loop this thread left early (cancel for) is over */                           \
     if (init(AUTOSCHED_CALL_SITE, loc, schedule, lb, ub, st, chunk)) return;                                   \
     using Init = void(Ident*, kmp_int32, int, T, T, S, S);                                                     \
     static Init* const real_init = real<Init>("__kmpc_dispatch_init_" #suffix);                               \
@@ -218,11 +228,13 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
   using ForkCall = void(Ident*, kmp_int32, Microtask, ...);
   static ForkCall* const real_fork = real<ForkCall>("__kmpc_fork_call");
   void* inline_args[max_direct_args];
-  std::unique_ptr<void*[]> many;
   void** args = inline_args;
-  if (argc > max_direct_args) {
-    many.reset(new void*[static_cast<std::size_t>(argc)]);
-    args = many.get();
+  if (argc > max_direct_args) {  // malloc: nothing may throw through the runtime's C frames
+    args = static_cast<void**>(std::malloc(sizeof(void*) * static_cast<std::size_t>(argc)));
+    if (args == nullptr) {
+      std::fprintf(stderr, "autosched-omp: error: out of memory starting a parallel region\n");
+      std::abort();
+    }
   }
   va_list ap;
   va_start(ap, microtask);
@@ -230,4 +242,5 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
   va_end(ap);
   ForkFrame frame{microtask, argc, args};
   real_fork(loc, 1, reinterpret_cast<Microtask>(&run_region), &frame);
+  if (args != inline_args) std::free(args);
 }

@@ -7,7 +7,9 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,6 +108,48 @@ std::string module_key(const ModulePlace& m) {
   std::string key = "s";
   key += std::to_string(stat(m.path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : 0LL);
   return key;
+}
+
+/// The function symbol around `offset` in the module file's symbol table
+/// (.symtab, which dladdr does not read: GCC's outlined loop bodies,
+/// "main._omp_fn.0", are local symbols). Empty when stripped or unreadable.
+std::string symbol_at(const std::string& path, std::uintptr_t offset) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  std::string name;
+  if (fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) > sizeof(ElfW(Ehdr))) {
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      const auto* base = static_cast<const unsigned char*>(map);
+      const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(base);
+      const bool sane = std::memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_shentsize == sizeof(ElfW(Shdr)) &&
+                        eh->e_shoff + static_cast<std::size_t>(eh->e_shnum) * sizeof(ElfW(Shdr)) <= size;
+      for (int i = 0; sane && name.empty() && i < eh->e_shnum; ++i) {
+        const auto* sh = reinterpret_cast<const ElfW(Shdr)*>(base + eh->e_shoff) + i;
+        if (sh->sh_type != SHT_SYMTAB || sh->sh_link >= eh->e_shnum) continue;
+        const auto* strings = reinterpret_cast<const ElfW(Shdr)*>(base + eh->e_shoff) + sh->sh_link;
+        if (sh->sh_offset + sh->sh_size > size || strings->sh_offset + strings->sh_size > size) continue;
+        const auto* syms = reinterpret_cast<const ElfW(Sym)*>(base + sh->sh_offset);
+        for (std::size_t k = 0; k < sh->sh_size / sizeof(ElfW(Sym)); ++k) {
+          const ElfW(Sym)& sym = syms[k];
+          if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_name >= strings->sh_size) continue;
+          if (offset >= sym.st_value && offset < sym.st_value + sym.st_size) {
+            const char* str = reinterpret_cast<const char*>(base + strings->sh_offset + sym.st_name);
+            name.assign(str, strnlen(str, strings->sh_size - sym.st_name));
+            char delta[32];  // two loops in one function differ here
+            std::snprintf(delta, sizeof delta, "+0x%zx", static_cast<std::size_t>(offset - sym.st_value));
+            name += delta;
+            break;
+          }
+        }
+      }
+      munmap(map, size);
+    }
+  }
+  close(fd);
+  return name;
 }
 
 /// clang's ";file;function;line;column;;", as "file:line (function)"; empty
@@ -260,11 +304,9 @@ LoopSite& loop_site(const void* return_address, const char* source, Runtime runt
     std::string where = source_of(source);
     if (where.empty()) {
       Dl_info info{};
-      if (dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) {
-        where = std::string(info.dli_sname) + " in " + module;
-      } else {
-        where = module + offset;
-      }
+      std::string symbol = symbol_at(m.path, m.offset);
+      if (symbol.empty() && dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) symbol = info.dli_sname;
+      where = symbol.empty() ? module + offset : symbol + " in " + module;
     }
     // The same id from another address cannot happen (one module, one
     // offset), but a second site must never share a record: reuse it.

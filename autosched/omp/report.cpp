@@ -21,6 +21,8 @@ std::string ms(double ns) {
 
 }  // namespace
 
+void write_report_to_destination();
+
 void write_report(std::FILE* out) {
   const Counts c = counts();
   std::fprintf(out, "autosched-omp: %llu loop(s) scheduled, %llu instance(s), %llu chunk(s)\n",
@@ -65,6 +67,15 @@ void write_report(std::FILE* out) {
 void write_report_once() {
   static std::atomic<bool> written{false};
   if (written.exchange(true)) return;
+  try {
+    write_report_to_destination();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "autosched-omp: warning: the report could not be written: %s\n", e.what());
+  } catch (...) {
+  }
+}
+
+void write_report_to_destination() {
   const auto where = environment::get("AUTOSCHED_OMP_REPORT");
   if (!where || where->empty()) return;
   if (*where == "stderr" || *where == "-") {

@@ -47,8 +47,19 @@ struct TeamState {
   TeamState* outer = nullptr;
 };
 
+namespace thread_state {
+/// The innermost region state of this thread; nullptr outside wrapped regions.
+/// Initial-exec TLS: the drop-in is preloaded, so its TLS is in the static
+/// block and reading it on every chunk request costs no __tls_get_addr call.
+extern constinit thread_local TeamState* current __attribute__((tls_model("initial-exec")));
+TeamState& implicit_state() noexcept;
+}  // namespace thread_state
+
 /// The calling thread's innermost state (its implicit one outside regions).
-TeamState& current_team() noexcept;
+inline TeamState& current_team() noexcept {
+  TeamState* s = thread_state::current;
+  return s != nullptr ? *s : thread_state::implicit_state();
+}
 
 /// Pushes a state for region `frame` on this thread for its lifetime.
 class TeamScope {

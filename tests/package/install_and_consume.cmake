@@ -12,11 +12,24 @@ endif()
 set(include_dir ${WORK_DIR}/prefix/include)
 
 # What an application includes is installed; internals are not.
-foreach(header autosched/autosched.hpp autosched/loops/autosched.h autosched/regions/autosched_region.h)
+foreach(header autosched/autosched.hpp autosched/loops/autosched.h autosched/regions/autosched_region.h
+               autosched/omp/dropin.h)
   if(NOT EXISTS ${include_dir}/${header})
     message(FATAL_ERROR "${header} is not installed")
   endif()
 endforeach()
+# The drop-in is installed beside the libraries, and the installed tool finds
+# it there (bin/../lib), not in this build tree.
+file(GLOB dropin ${WORK_DIR}/prefix/lib*/libautosched-omp.so ${WORK_DIR}/prefix/lib/*/libautosched-omp.so)
+if(NOT dropin)
+  message(FATAL_ERROR "libautosched-omp.so is not installed")
+endif()
+if(EXISTS ${WORK_DIR}/prefix/bin/autosched)
+  execute_process(COMMAND ${WORK_DIR}/prefix/bin/autosched info OUTPUT_VARIABLE info RESULT_VARIABLE rc)
+  if(rc OR NOT info MATCHES "OpenMP drop-in +${WORK_DIR}/prefix/")
+    message(FATAL_ERROR "the installed autosched does not find the installed drop-in:\n${info}")
+  endif()
+endif()
 set(private_headers
   autosched/store/store.hpp autosched/store/database.hpp autosched/store/background_writer.hpp
   autosched/store/log_files.hpp autosched/store/trace_file.hpp

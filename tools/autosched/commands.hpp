@@ -2,12 +2,20 @@
 // Each subcommand of the `autosched` tool registers itself on the app.
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace autosched::cli {
 
 void add_info_command(CLI::App& app);
 void add_select_sim_command(CLI::App& app);
 void add_db_command(CLI::App& app);
 void add_campaign_commands(CLI::App& app);
+void add_run_command(CLI::App& app);
+/// For `autosched run … -- program args`: keeps what follows `--` for the run
+/// command and returns the argc CLI11 should parse.
+int set_aside_run_program(int argc, char** argv);
+/// Path of libautosched-omp.so for `autosched run`, or empty when not found.
+std::string dropin_library();
 /// The command line, for the metadata campaigns write.
 void set_command_line(int argc, char** argv);
 

@@ -67,6 +67,10 @@ void print_info() {
   const char* trace = std::getenv("AUTOSCHED_TRACE");
   row("trace", trace != nullptr && *trace != '\0' ? std::string(trace) + " (AUTOSCHED_TRACE)" : std::string("none"));
 
+  const std::string dropin = dropin_library();
+  row("OpenMP drop-in", dropin.empty() ? std::string("libautosched-omp.so not found (set AUTOSCHED_OMP_LIBRARY)")
+                                       : dropin + " (autosched run -- ./app)");
+
   std::printf("optional components\n");
   for (const Component& c : components()) {
     const char* status = c.status == Component::Status::found         ? "found"

@@ -14,9 +14,10 @@ int main(int argc, char** argv) {
   autosched::cli::add_select_sim_command(app);
   autosched::cli::add_db_command(app);
   autosched::cli::add_campaign_commands(app);
+  autosched::cli::add_run_command(app);
   autosched::cli::set_command_line(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(autosched::cli::set_aside_run_program(argc, argv), argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const autosched::Error& e) {

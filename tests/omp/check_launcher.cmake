@@ -1,0 +1,87 @@
+# `autosched run` as users type it, on a plain OpenMP program (the mixed
+# program, never linked to autosched): the report, OMP_SCHEDULE read by the
+# grammar, AUTOSCHED_SCHEDULE_FOR by the readable loop name, the store's
+# records of the loops, and the errors before launch.
+# Arguments: CLI PROGRAM WORK
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+foreach(var AUTOSCHED_SCHEDULE AUTOSCHED_SCHEDULE_FOR OMP_SCHEDULE AUTOSCHED_OMP_LOOPS AUTOSCHED_OMP_REPORT
+            AUTOSCHED_OMP AUTOSCHED_OMP_LIBRARY LD_PRELOAD)
+  unset(ENV{${var}})
+endforeach()
+set(ENV{AUTOSCHED_DB} off)
+set(ENV{OMP_NUM_THREADS} 2)
+
+function(run expect_rc)
+  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL expect_rc)
+    message(FATAL_ERROR "${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+function(expect text pattern)
+  if(NOT text MATCHES "${pattern}")
+    message(FATAL_ERROR "expected /${pattern}/ in:\n${text}")
+  endif()
+endfunction()
+get_filename_component(name ${PROGRAM} NAME)
+
+# A fixed technique: every taken loop reports it; the loops are named by module + offset.
+run(0 ${CLI} run --schedule gss --report-file ${WORK}/gss.txt -- ${PROGRAM})
+file(READ ${WORK}/gss.txt report)
+expect("${report}" "autosched-omp: [1-9][0-9]* loop\\(s\\) scheduled, [1-9][0-9]* instance")
+expect("${report}" "\n    id omp:${name}@[0-9a-fs]+\\+0x[0-9a-f]+\n")
+expect("${report}" " gss,chunk=1 ")
+string(REGEX MATCHALL "\n[^ \n]+ in ${name} +[0-9]+ +[^ ]+" rows "${report}")
+string(REGEX MATCHALL "\n[^ \n]+ in ${name} +[0-9]+ +gss,chunk=1" gss_rows "${report}")
+list(LENGTH rows n_rows)
+list(LENGTH gss_rows n_gss)
+if(n_rows EQUAL 0 OR NOT n_rows EQUAL n_gss)
+  message(FATAL_ERROR "${n_gss} of ${n_rows} loops ran --schedule gss:\n${report}")
+endif()
+
+# OMP_SCHEDULE in OpenMP's spelling is read by the grammar: dynamic,4 is ss
+# with chunk 4, which is also the runtime's own arm, so time saved is known.
+set(ENV{OMP_SCHEDULE} "nonmonotonic:dynamic,4")
+run(0 ${CLI} run --report-file ${WORK}/omp.txt -- ${PROGRAM})
+unset(ENV{OMP_SCHEDULE})
+file(READ ${WORK}/omp.txt report)
+expect("${report}" " ss,chunk=4 +[0-9.]+ +0% +ss,chunk=4 +-?[0-9]+\\.[0-9]+\n")
+
+# AUTOSCHED_SCHEDULE_FOR names one loop by what the report shows for it.
+file(READ ${WORK}/gss.txt report)
+string(REGEX MATCH "\n([^ \n]+) in ${name} " first "${report}")
+if(NOT first)
+  message(FATAL_ERROR "no loop with a readable name in:\n${report}")
+endif()
+set(where "${CMAKE_MATCH_1}")
+set(ENV{AUTOSCHED_SCHEDULE_FOR} "${where}=fac2")
+run(0 ${CLI} run --schedule static --report-file ${WORK}/for.txt -- ${PROGRAM})
+unset(ENV{AUTOSCHED_SCHEDULE_FOR})
+file(READ ${WORK}/for.txt report)
+string(REPLACE "+" "\\+" where_re "${where}")
+expect("${report}" "\n${where_re} in ${name} +[0-9]+ +fac2 ")
+expect("${report}" " static ")
+
+# The loops reach the store under their ids, so a second run warm-starts.
+set(ENV{AUTOSCHED_DB} ${WORK}/store.db)
+run(0 ${CLI} run --schedule auto -- ${PROGRAM})
+run(0 ${CLI} db list)
+expect("${out}" "\nomp:${name}@[0-9a-fs]+\\+0x[0-9a-f]+#[0-9]+/2 ")
+set(ENV{AUTOSCHED_DB} off)
+
+# Bad input is named before the program starts, or warned about.
+run(1 ${CLI} run --schedule bogus -- ${PROGRAM})
+expect("${err}" "--schedule=bogus")
+run(1 ${CLI} run -- ${WORK}/no-such-program)
+expect("${err}" "cannot start '${WORK}/no-such-program'")
+run(1 ${CLI} run --schedule gss)
+expect("${err}" "name the program to run")
+set(ENV{AUTOSCHED_OMP_LOOPS} sometimes)
+run(0 ${CLI} run --schedule gss -- ${PROGRAM})
+expect("${err}" "AUTOSCHED_OMP_LOOPS")
+unset(ENV{AUTOSCHED_OMP_LOOPS})
+set(ENV{AUTOSCHED_OMP_LIBRARY} ${WORK}/missing.so)
+run(1 ${CLI} run -- ${PROGRAM})
+expect("${err}" "AUTOSCHED_OMP_LIBRARY=${WORK}/missing.so: no such file")

@@ -1,0 +1,64 @@
+/* tests/omp/dropin_probe.h — how a test program sees the OpenMP drop-in.
+ *
+ * The programs are plain OpenMP programs, never linked to the drop-in: they
+ * find autosched_omp_get_counts with dlsym(RTLD_DEFAULT) when the drop-in is
+ * preloaded. Counts are only asserted when the driver also says the drop-in
+ * is meant to take loops (DROPIN_EXPECT_TAKEN=1), so that the same binaries
+ * run natively, and under a drop-in that does not take loops yet, with
+ * coverage checks only. Header-only C, for the C++ programs and the Fortran
+ * program's C helper.
+ */
+#ifndef AUTOSCHED_TESTS_OMP_DROPIN_PROBE_H
+#define AUTOSCHED_TESTS_OMP_DROPIN_PROBE_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <autosched/omp/dropin.h>
+
+typedef int (*dropin_get_counts_fn)(autosched_omp_counts*);
+
+static inline dropin_get_counts_fn dropin_lookup(void) {
+  return (dropin_get_counts_fn)dlsym(RTLD_DEFAULT, "autosched_omp_get_counts");
+}
+
+/* 1 when counts must be asserted, 0 when only coverage is checked. Exits when
+ * the driver preloaded the drop-in (DROPIN_EXPECT_TAKEN=1) but the function
+ * is missing: the preload silently failed, and every count check would pass
+ * vacuously. */
+static inline int dropin_expect_taken(void) {
+  const char* e = getenv("DROPIN_EXPECT_TAKEN");
+  const int expect = e != NULL && strcmp(e, "1") == 0;
+  if (expect && dropin_lookup() == NULL) {
+    fprintf(stderr, "DROPIN_EXPECT_TAKEN=1 but autosched_omp_get_counts is not in the process "
+                    "(is libautosched-omp.so in LD_PRELOAD?)\n");
+    exit(2);
+  }
+  return expect;
+}
+
+/* The counts now; all zero when the drop-in is absent. */
+static inline autosched_omp_counts dropin_counts(void) {
+  autosched_omp_counts c;
+  memset(&c, 0, sizeof c);
+  dropin_get_counts_fn get = dropin_lookup();
+  if (get != NULL && get(&c) != 0) {
+    fprintf(stderr, "autosched_omp_get_counts returned an error\n");
+    exit(2);
+  }
+  return c;
+}
+
+/* 1 when AUTOSCHED_OMP_LOOPS=all: schedule(dynamic) and schedule(guided)
+ * loops are then taken as well. */
+static inline int dropin_takes_all_loops(void) {
+  const char* e = getenv("AUTOSCHED_OMP_LOOPS");
+  return e != NULL && strcmp(e, "all") == 0;
+}
+
+#endif /* AUTOSCHED_TESTS_OMP_DROPIN_PROBE_H */

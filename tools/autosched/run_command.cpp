@@ -1,0 +1,119 @@
+// `autosched run [--schedule S] [--loops runtime|all] [--report] [--report-file F] -- ./app args…`
+// Runs an unmodified OpenMP program with the drop-in preloaded: its
+// schedule(runtime) loops are scheduled by autosched (docs/dropin.md). The
+// launcher only sets the environment and replaces itself with the program;
+// everything it sets can equally be set by hand.
+#include "commands.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/select/schedule.hpp>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace autosched::cli {
+
+namespace fs = std::filesystem;
+
+std::string dropin_library() {
+  if (const char* set = std::getenv("AUTOSCHED_OMP_LIBRARY"); set != nullptr && *set != '\0') {
+    if (!fs::is_regular_file(set)) {
+      detail::throw_error(std::string("AUTOSCHED_OMP_LIBRARY=") + set + ": no such file");
+    }
+    return set;
+  }
+  // Beside the tool when installed (bin/../lib), else the build tree's.
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path().parent_path() / AUTOSCHED_INSTALL_LIBDIR_NAME / "libautosched-omp.so");
+  }
+  candidates.emplace_back(AUTOSCHED_INSTALLED_OMP_LIBRARY);
+  candidates.emplace_back(AUTOSCHED_BUILD_OMP_LIBRARY);
+  for (const fs::path& p : candidates) {
+    if (fs::is_regular_file(p, ec)) return fs::absolute(p).string();
+  }
+  return {};
+}
+
+namespace {
+
+/// The program and its arguments after `run … --`, set aside before CLI11
+/// parses (it would take them for the tool's own positionals).
+std::vector<std::string>& program_after_separator() {
+  static std::vector<std::string> tail;
+  return tail;
+}
+
+struct RunOptions {
+  std::string schedule;
+  std::string loops;
+  std::string report;  // "stderr", a file, or empty
+  bool report_flag = false;
+};
+
+[[noreturn]] void run_program(const RunOptions& o, std::vector<std::string> command) {
+  if (!command.empty() && command.front() == "--") command.erase(command.begin());
+  if (command.empty()) detail::throw_error("run: name the program to run, e.g. autosched run -- ./app");
+  if (!o.schedule.empty()) (void)parse_schedule(o.schedule, "--schedule");  // a clear error before launching
+  const std::string library = dropin_library();
+  if (library.empty()) {
+    detail::throw_error(std::string("run: cannot find libautosched-omp.so (looked beside this tool, in ") +
+                        AUTOSCHED_INSTALLED_OMP_LIBRARY + " and " + AUTOSCHED_BUILD_OMP_LIBRARY +
+                        "); set AUTOSCHED_OMP_LIBRARY to its path");
+  }
+  std::string preload = library;
+  if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  if (!o.schedule.empty()) setenv("AUTOSCHED_SCHEDULE", o.schedule.c_str(), 1);
+  if (!o.loops.empty()) setenv("AUTOSCHED_OMP_LOOPS", o.loops.c_str(), 1);
+  if (o.report_flag) setenv("AUTOSCHED_OMP_REPORT", o.report.empty() ? "stderr" : o.report.c_str(), 1);
+  std::vector<char*> argv;
+  for (std::string& a : command) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  detail::throw_error("run: cannot start '" + command.front() + "': " + std::strerror(errno));
+}
+
+}  // namespace
+
+int set_aside_run_program(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "run") != 0) return argc;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) {
+      for (int j = i + 1; j < argc; ++j) program_after_separator().emplace_back(argv[j]);
+      return i;
+    }
+  }
+  return argc;
+}
+
+void add_run_command(CLI::App& app) {
+  auto* run = app.add_subcommand("run", "run an unmodified OpenMP program with autosched scheduling its "
+                                        "schedule(runtime) loops (the drop-in, docs/dropin.md)");
+  auto options = std::make_shared<RunOptions>();
+  run->add_option("--schedule", options->schedule,
+                  "schedule of every taken loop (default: AUTOSCHED_SCHEDULE, OMP_SCHEDULE, else auto)");
+  run->add_option("--loops", options->loops, "runtime (schedule(runtime) loops, default) or all (also dynamic, guided)")
+      ->check(CLI::IsMember({"runtime", "all"}));
+  run->add_flag("--report", options->report_flag, "at exit, a table per loop on stderr");
+  run->add_option("--report-file", options->report, "the same table, in FILE")
+      ->each([options](const std::string&) { options->report_flag = true; });
+  run->prefix_command();
+  run->allow_extras();
+  run->footer("Example: autosched run --schedule auto --report -- ./solver input.dat");
+  run->callback([run, options] {
+    std::vector<std::string> command = program_after_separator();
+    if (command.empty()) command = run->remaining();
+    run_program(*options, std::move(command));
+  });
+}
+
+}  // namespace autosched::cli
