@@ -197,15 +197,6 @@ std::string default_bin_dir() {
   return ec ? std::string(".") : self.parent_path().string();
 }
 
-std::string default_dropin_library(const std::string& bin_dir) {
-  for (const char* relative : {"../autosched/omp/libautosched-omp.so", "../lib/libautosched-omp.so"}) {
-    std::error_code ec;
-    const fs::path candidate = fs::path(bin_dir) / relative;
-    if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
-  }
-  return {};
-}
-
 Metadata campaign_metadata(const BenchPlan& plan) {
   const SystemInfo& s = system_info();
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();

@@ -41,9 +41,6 @@ struct BenchOutcome {
 
 /// Where the autosched-<app> executables are, next to this executable.
 [[nodiscard]] std::string default_bin_dir();
-/// Where libautosched-omp.so is for executables in `bin_dir`: the build
-/// tree's `../autosched/omp/`, else the installed `../lib/`; "" if neither.
-[[nodiscard]] std::string default_dropin_library(const std::string& bin_dir);
 /// Checks the plan (executables present, sizes positive) with errors naming
 /// the bad value, then runs it into plan.out_dir (created; runs.csv replaced).
 BenchOutcome run_bench(const BenchPlan& plan);
