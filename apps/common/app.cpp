@@ -1,6 +1,10 @@
 #include "app.hpp"
 
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+#include <dlfcn.h>
+#else
 #include <autosched/select/schedule.hpp>
+#endif
 
 #include <cerrno>
 #include <cmath>
@@ -12,7 +16,7 @@ namespace autosched::apps {
 namespace {
 
 [[noreturn]] void usage_error(const std::string& app, const std::string& message) {
-  std::fprintf(stderr, "autosched-%s: %s (--help lists the options)\n", app.c_str(), message.c_str());
+  std::fprintf(stderr, "%s%s: %s (--help lists the options)\n", program_prefix, app.c_str(), message.c_str());
   std::exit(2);
 }
 
@@ -27,6 +31,20 @@ double parse_number(const std::string& app, const std::string& option, const cha
   return v;
 }
 
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+// What the drop-in reports when it is preloaded (autosched/omp/dropin.h: the
+// program is never linked to it, so the layout is repeated here and the
+// function looked up at run time).
+struct DropinCounts {
+  unsigned long long loops, instances, chunks, forwarded;
+};
+using GetCounts = int (*)(DropinCounts*);
+
+GetCounts dropin_counts() noexcept {
+  return reinterpret_cast<GetCounts>(dlsym(RTLD_DEFAULT, "autosched_omp_get_counts"));
+}
+#endif
+
 }  // namespace
 
 App::App(std::string name, std::string description, int argc, char** argv, std::vector<SizeOption> sizes,
@@ -36,11 +54,17 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
-      std::printf("autosched-%s: %s\n\nusage: autosched-%s [options]\n", name_.c_str(), description.c_str(),
-                  name_.c_str());
+      std::printf("%s%s: %s\n\nusage: %s%s [options]\n", program_prefix, name_.c_str(), description.c_str(),
+                  program_prefix, name_.c_str());
       std::printf("  --steps T          time steps (default %d)\n", default_steps);
       std::printf("  --threads P        team size (default %d, OpenMP's)\n", threads_);
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+      std::printf(
+          "  --schedule S       omp:static|omp:dynamic|omp:guided as the runtime schedule (default:\n"
+          "                     OMP_SCHEDULE's, or AUTOSCHED_SCHEDULE's under the autosched drop-in)\n");
+#else
       std::printf("  --schedule S       autosched schedule for every loop, or omp:static|omp:dynamic|omp:guided\n");
+#endif
       std::printf("  --record FILE      one CSV row per loop instance\n  --quiet            no summary\n");
       for (const SizeOption& s : sizes_) {
         std::printf("  --%-16s %s (default %g)\n", s.name.c_str(), s.help.c_str(), s.value);
@@ -88,12 +112,25 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
       usage_error(name_, "--schedule=" + schedule_ + ": expected omp:static, omp:dynamic or omp:guided");
     }
   } else if (!schedule_.empty()) {
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+    usage_error(name_, "--schedule=" + schedule_ +
+                           ": expected omp:static, omp:dynamic or omp:guided (a plain OpenMP program; under the "
+                           "autosched drop-in, AUTOSCHED_SCHEDULE chooses its schedule)");
+#else
     try {
       (void)parse_schedule(schedule_, "--schedule");
     } catch (const Error& e) {
       usage_error(name_, e.what());
     }
+#endif
   }
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+  // The loops are schedule(runtime); chunk 0 is each kind's default, as in
+  // the autosched build's schedule(static|dynamic|guided) references.
+  if (runner_ == Runner::omp_static) omp_set_schedule(omp_sched_static, 0);
+  if (runner_ == Runner::omp_dynamic) omp_set_schedule(omp_sched_dynamic, 0);
+  if (runner_ == Runner::omp_guided) omp_set_schedule(omp_sched_guided, 0);
+#endif
   if (!record_path.empty()) {
     record_ = std::fopen(record_path.c_str(), "w");
     if (record_ == nullptr) usage_error(name_, "--record=" + record_path + ": cannot write this file");
@@ -109,7 +146,7 @@ long App::size(const std::string& option) const {
   for (const SizeOption& s : sizes_) {
     if (s.name == option) return static_cast<long>(s.value);
   }
-  std::fprintf(stderr, "autosched-%s: internal error: no size option %s\n", name_.c_str(), option.c_str());
+  std::fprintf(stderr, "%s%s: internal error: no size option %s\n", program_prefix, name_.c_str(), option.c_str());
   std::abort();
 }
 
@@ -117,7 +154,7 @@ double App::real(const std::string& option) const {
   for (const SizeOption& s : sizes_) {
     if (s.name == option) return s.value;
   }
-  std::fprintf(stderr, "autosched-%s: internal error: no option %s\n", name_.c_str(), option.c_str());
+  std::fprintf(stderr, "%s%s: internal error: no option %s\n", program_prefix, name_.c_str(), option.c_str());
   std::abort();
 }
 
@@ -125,11 +162,17 @@ void App::record(const std::string& loop, double ns) {
   total_ns_ += ns;
   loop_ns_[loop] += ns;
   if (record_ == nullptr) return;
-  if (runner_ != Runner::autosched) {
-    static const char* names[] = {"", "omp-static", "omp-dynamic", "omp-guided"};
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+  constexpr bool plain = true;  // Runner::autosched stands for schedule(runtime) as the environment sets it
+#else
+  constexpr bool plain = false;
+#endif
+  if (plain || runner_ != Runner::autosched) {
+    static const char* names[] = {"runtime", "omp-static", "omp-dynamic", "omp-guided"};
     std::fprintf(record_, "%d,%s,%.0f,%s,0,0,0\n", step_, loop.c_str(), ns, names[static_cast<int>(runner_)]);
     return;
   }
+#ifndef AUTOSCHED_APPS_PLAIN_OPENMP
   const auto r = last_instance(loop);
   std::string arm(r->technique);
   if (r->exp_chunk) {
@@ -139,17 +182,25 @@ void App::record(const std::string& loop, double ns) {
   }
   std::fprintf(record_, "%d,%s,%.0f,%s,%d,%.0f,%d\n", step_, loop.c_str(), ns, arm.c_str(), r->explored ? 1 : 0,
                r->selection_ns, r->cut_short ? 1 : 0);
+#endif
 }
 
 int App::finish(bool verified, const std::string& what) {
   if (record_ != nullptr) std::fflush(record_);
   if (!verified) {
-    std::fprintf(stderr, "autosched-%s: WRONG RESULT: %s\n", name_.c_str(), what.c_str());
+    std::fprintf(stderr, "%s%s: WRONG RESULT: %s\n", program_prefix, name_.c_str(), what.c_str());
     return 1;
   }
   if (!quiet_) {
-    std::printf("autosched-%s: %d steps on %d threads, schedule %s: %.3f s in the loops; %s\n", name_.c_str(), steps_,
-                threads_, schedule_.empty() ? "(default)" : schedule_.c_str(), total_ns_ / 1e9, what.c_str());
+    std::printf("%s%s: %d steps on %d threads, schedule %s: %.3f s in the loops; %s\n", program_prefix, name_.c_str(),
+                steps_, threads_, schedule_.empty() ? "(default)" : schedule_.c_str(), total_ns_ / 1e9, what.c_str());
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+    DropinCounts c{};
+    if (const GetCounts get = dropin_counts(); get != nullptr && get(&c) == 0) {
+      std::printf("%s%s: the autosched drop-in scheduled %llu instances of %llu loops, %llu chunks; %llu forwarded\n",
+                  program_prefix, name_.c_str(), c.instances, c.loops, c.chunks, c.forwarded);
+    }
+#endif
   }
   return 0;
 }

@@ -16,8 +16,21 @@
 ///   --record FILE        one CSV row per loop instance (see Recorder)
 ///   --quiet              no per-run summary on stdout
 /// plus the app's own size options (`--help` lists them with defaults).
+///
+/// Built with AUTOSCHED_APPS_PLAIN_OPENMP defined (the `autosched-plain-<app>`
+/// executables), the same apps are plain OpenMP programs: every loop is a
+/// `#pragma omp parallel for schedule(runtime)`, and only OpenMP and the
+/// standard library are used, so the OpenMP drop-in (libautosched-omp.so,
+/// preloaded) can take their loops over as it would any unmodified code's.
+/// There `--schedule` takes only omp:static|omp:dynamic|omp:guided (it sets
+/// the runtime schedule with omp_set_schedule); without it the schedule is
+/// OMP_SCHEDULE's, or the drop-in's AUTOSCHED_SCHEDULE when it is preloaded.
+/// The record's arm is then `omp-<kind>` or, without --schedule, `runtime`
+/// (the dispatcher's choice, unknown to the program), explored 0.
 
+#ifndef AUTOSCHED_APPS_PLAIN_OPENMP
 #include <autosched/autosched.hpp>
+#endif
 
 #include <omp.h>
 
@@ -38,8 +51,17 @@ struct SizeOption {
   bool integer = true;
 };
 
-/// How a loop instance runs: through autosched, or through OpenMP's own schedule.
+/// How a loop instance runs: through autosched, or through OpenMP's own
+/// schedule; in the plain OpenMP build always `schedule(runtime)`, whose
+/// schedule the omp_* runners only choose.
 enum class Runner : std::uint8_t { autosched, omp_static, omp_dynamic, omp_guided };
+
+/// The executables' prefix: `autosched-` or, plain OpenMP, `autosched-plain-`.
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+inline constexpr const char* program_prefix = "autosched-plain-";
+#else
+inline constexpr const char* program_prefix = "autosched-";
+#endif
 
 class App {
  public:
@@ -63,6 +85,12 @@ class App {
   template <class Body>
   void loop(const std::string& loop, std::int64_t n, Body&& body) {
     const auto start = std::chrono::steady_clock::now();
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+    // One call site per instantiation, i.e. per loop body: what the drop-in
+    // tells loops apart by.
+#pragma omp parallel for schedule(runtime) num_threads(threads_)
+    for (std::int64_t i = 0; i < n; ++i) body(i);
+#else
     switch (runner_) {
       case Runner::autosched:
         autosched::parallel_for(std::int64_t{0}, n, body, {.name = loop, .schedule = schedule_, .threads = threads_});
@@ -80,6 +108,7 @@ class App {
         for (std::int64_t i = 0; i < n; ++i) body(i);
         break;
     }
+#endif
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
     record(loop, static_cast<double>(ns.count()));
   }

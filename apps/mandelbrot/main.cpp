@@ -64,12 +64,17 @@ int main(int argc, char** argv) {
     return escape(v.x + px * v.scale, v.y + py * v.scale * static_cast<double>(height) / static_cast<double>(width),
                   max_iter);
   };
+  // Three loops, three call sites (three loop bodies, three instantiations of
+  // App::loop): an unmodified OpenMP program's loops are told apart by their
+  // call site, so the plain OpenMP build must not run them from one.
+  int* out0 = image[0].data();
+  int* out1 = image[1].data();
+  int* out2 = image[2].data();
   for (int step = 0; step < app.steps(); ++step) {
-    for (int which = 0; which < 3; ++which) {
-      const View v = view(which, step, app.steps());
-      int* out = image[static_cast<std::size_t>(which)].data();
-      app.loop(names[which], n, [&, v, out](std::int64_t i) { out[i] = pixel(v, i); });
-    }
+    const View v0 = view(0, step, app.steps()), v1 = view(1, step, app.steps()), v2 = view(2, step, app.steps());
+    app.loop(names[0], n, [&, v0, out0](std::int64_t i) { out0[i] = pixel(v0, i); });
+    app.loop(names[1], n, [&, v1, out1](std::int64_t i) { out1[i] = pixel(v1, i); });
+    app.loop(names[2], n, [&, v2, out2](std::int64_t i) { out2[i] = pixel(v2, i); });
     app.end_step();
   }
 

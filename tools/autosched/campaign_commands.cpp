@@ -9,6 +9,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -30,6 +31,7 @@ struct BenchOptions {
   unsigned seed = 1;
   std::string out;
   std::string bin_dir;
+  std::string dropin_library;
   std::vector<std::string> app_args;
   bool no_progress = false;
 };
@@ -98,6 +100,15 @@ void run_bench_command(const BenchOptions& o) {
   plan.seed = o.seed;
   plan.out_dir = o.out;
   plan.bin_dir = o.bin_dir.empty() ? default_bin_dir() : o.bin_dir;
+  // The drop-in as `autosched run` finds it (AUTOSCHED_OMP_LIBRARY, beside
+  // this tool, installed, the build tree's), looked for only when needed.
+  const auto is_dropin = [](const Configuration& c) { return c.dropin; };
+  if (!o.dropin_library.empty()) {
+    plan.dropin_library = o.dropin_library;
+  } else if (std::any_of(plan.configs.begin(), plan.configs.end(), is_dropin) ||
+             std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), is_dropin)) {
+    plan.dropin_library = dropin_library();
+  }
   plan.progress = !o.no_progress;
   plan.command_line = command_line(g_argc, g_argv);
   add_app_args(plan, o.app_args);
@@ -120,7 +131,8 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--apps", bench->apps, "Apps, comma separated, or all")->capture_default_str();
   b->add_option("--methods", bench->methods,
                 "Methods (RandomSel, ExhaustiveSel, ExpertSel, QLearn-LT, QLearn-LIB, SARSA-LT, SARSA-LIB, each also "
-                "+exp; ChunkSel; auto; or an auto:... schedule), ';' or ',' separated, all or none")
+                "+exp; ChunkSel; auto; an auto:... schedule; or dropin:<schedule>, the plain OpenMP app under the "
+                "drop-in), ';' or ',' separated, all or none")
       ->capture_default_str();
   b->add_option("--arms", bench->arms, "Oracle arms (the Auto4OMP 12, each also +exp), all or none")
       ->capture_default_str();
@@ -135,6 +147,8 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--out", bench->out, "Directory for runs.csv (replaced), failures.csv and logs")->required();
   b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
   b->add_option("--app-args", bench->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
+  b->add_option("--dropin-library", bench->dropin_library,
+                "libautosched-omp.so for the dropin: methods (default: as autosched run finds it)");
   b->add_flag("--no-progress", bench->no_progress, "No progress bar on stderr");
   b->callback([bench] { run_bench_command(*bench); });
 

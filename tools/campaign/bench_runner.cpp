@@ -67,15 +67,24 @@ std::string safe_name(std::string s) {
   return s;
 }
 
-/// Runs one app process; its stdout and stderr go to `log`. Returns the exit
-/// status as the shell would print it (128 + signal for a signal).
-int spawn_app(const std::string& exe, const std::vector<std::string>& args, const std::string& db,
-              const fs::path& log) {
+/// Runs one app process; its stdout and stderr go to `log`. `env` replaces
+/// those variables of this process's environment (an empty value removes
+/// one), AUTOSCHED_DB is `db`. Returns the exit status as the shell would
+/// print it (128 + signal for a signal).
+int spawn_app(const std::string& exe, const std::vector<std::string>& args, const std::string& db, const fs::path& log,
+              std::vector<std::pair<std::string, std::string>> env = {}) {
+  env.emplace_back("AUTOSCHED_DB", db);
   std::vector<std::string> env_text;
   for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).rfind("AUTOSCHED_DB=", 0) != 0) env_text.emplace_back(*e);
+    const std::string_view entry(*e);
+    const bool replaced = std::any_of(env.begin(), env.end(), [&](const auto& kv) {
+      return entry.size() > kv.first.size() && entry.starts_with(kv.first) && entry[kv.first.size()] == '=';
+    });
+    if (!replaced) env_text.emplace_back(entry);
   }
-  env_text.push_back("AUTOSCHED_DB=" + db);
+  for (const auto& [name, value] : env) {
+    if (!value.empty()) env_text.push_back(name + "=" + value);
+  }
   std::vector<char*> envp;
   for (auto& e : env_text) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -214,6 +223,12 @@ Metadata campaign_metadata(const BenchPlan& plan) {
   m.emplace_back("steps", std::to_string(plan.steps));
   m.emplace_back("seed", std::to_string(plan.seed));
   m.emplace_back("timing", "wall clock of each loop call as the app sees it, selection included");
+  const auto dropin = [](const Configuration& c) { return c.dropin; };
+  if (std::any_of(plan.configs.begin(), plan.configs.end(), dropin) ||
+      std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), dropin)) {
+    m.emplace_back("drop-in", "dropin:<schedule> runs autosched-plain-<app> (plain OpenMP, schedule(runtime)) with " +
+                                  plan.dropin_library + " preloaded");
+  }
   return m;
 }
 
@@ -222,11 +237,21 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   if (plan.steps < 1) detail::throw_error("--steps=" + std::to_string(plan.steps) + ": expected at least 1");
   if (plan.threads < 0) detail::throw_error("--threads=" + std::to_string(plan.threads) + ": expected 0 or more");
   if (plan.configs.empty()) detail::throw_error("bench: nothing to run (no arms, references or methods)");
+  const auto is_dropin = [](const Configuration& c) { return c.dropin; };
+  const bool dropin = std::any_of(plan.configs.begin(), plan.configs.end(), is_dropin) ||
+                      std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), is_dropin);
   for (const auto& app : plan.apps) {
-    const std::string exe = plan.bin_dir + "/autosched-" + app;
-    if (access(exe.c_str(), X_OK) != 0) {
-      detail::throw_error(exe + ": not found; build the apps (AUTOSCHED_BUILD_APPS=ON) or pass --bin-dir");
+    for (const char* prefix : {"/autosched-", "/autosched-plain-"}) {
+      if (std::string_view(prefix) == "/autosched-plain-" && !dropin) continue;
+      const std::string exe = plan.bin_dir + prefix + app;
+      if (access(exe.c_str(), X_OK) != 0) {
+        detail::throw_error(exe + ": not found; build the apps (AUTOSCHED_BUILD_APPS=ON) or pass --bin-dir");
+      }
     }
+  }
+  if (dropin && (plan.dropin_library.empty() || access(plan.dropin_library.c_str(), R_OK) != 0)) {
+    detail::throw_error("--dropin-library=" + plan.dropin_library +
+                        ": not found; the dropin: methods need libautosched-omp.so (build autosched_omp)");
   }
   const fs::path out = plan.out_dir;
   fs::create_directories(out / "logs");
@@ -250,10 +275,21 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     progress.show(jobs, j);
     const Job& job = jobs[j];
-    const std::string exe = plan.bin_dir + "/autosched-" + job.app;
-    std::vector<std::string> args{"--steps",    std::to_string(plan.steps), "--threads", std::to_string(threads),
-                                  "--schedule", job.config.schedule,        "--record",  record.string(),
-                                  "--quiet"};
+    const std::string exe = plan.bin_dir + (job.config.dropin ? "/autosched-plain-" : "/autosched-") + job.app;
+    std::vector<std::string> args{
+        "--steps", std::to_string(plan.steps), "--threads", std::to_string(threads), "--record", record.string(),
+        "--quiet"};
+    // The drop-in takes its schedule from the environment, as for any
+    // unmodified program, and only that one: no OMP_SCHEDULE or per-loop one.
+    std::vector<std::pair<std::string, std::string>> env;
+    if (job.config.dropin) {
+      env = {{"LD_PRELOAD", plan.dropin_library},
+             {"AUTOSCHED_SCHEDULE", job.config.schedule},
+             {"AUTOSCHED_SCHEDULE_FOR", ""},
+             {"OMP_SCHEDULE", ""}};
+    } else {
+      args.insert(args.end(), {"--schedule", job.config.schedule});
+    }
     if (auto it = plan.app_args.find(job.app); it != plan.app_args.end()) {
       args.insert(args.end(), it->second.begin(), it->second.end());
     }
@@ -267,10 +303,10 @@ BenchOutcome run_bench(const BenchPlan& plan) {
       // A fresh store per (app, method, rep): the first run fills it.
       const fs::path db = out / "logs" / "warm.db";
       remove_store(db);
-      status = spawn_app(exe, args, db.string(), log);
-      if (status == 0) status = spawn_app(exe, args, db.string(), log);
+      status = spawn_app(exe, args, db.string(), log, env);
+      if (status == 0) status = spawn_app(exe, args, db.string(), log, env);
     } else {
-      status = spawn_app(exe, args, "off", log);
+      status = spawn_app(exe, args, "off", log, env);
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     progress.finished(job, seconds, job.warm ? 2 : 1);

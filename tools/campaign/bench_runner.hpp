@@ -23,6 +23,9 @@ struct BenchPlan {
   int threads = 0;  ///< 0: OpenMP's default in this process
   std::string out_dir;
   std::string bin_dir;  ///< where the autosched-<app> executables are
+  /// libautosched-omp.so, preloaded into autosched-plain-<app> for the
+  /// Configuration::dropin methods; needed only when there are any.
+  std::string dropin_library;
   /// Extra app arguments, e.g. {"pisolver", {"--n", "3000"}} for small runs.
   std::map<std::string, std::vector<std::string>> app_args;
   unsigned seed = 1;

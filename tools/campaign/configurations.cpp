@@ -45,11 +45,18 @@ std::vector<Configuration> pick(const std::vector<Configuration>& known, const s
   if (schedules_allowed && spec.find(';') == std::string::npos && !std::all_of(items.begin(), items.end(), is_known)) {
     items = {spec};
   }
+  constexpr std::string_view dropin_prefix = "dropin:";
   std::vector<Configuration> out;
   for (const auto& item : items) {
     auto it = std::find_if(known.begin(), known.end(), [&](const Configuration& c) { return c.name == item; });
     if (it != known.end()) {
       out.push_back(*it);
+    } else if (schedules_allowed && item.starts_with(dropin_prefix)) {
+      const std::string schedule = item.substr(dropin_prefix.size());
+      (void)parse_schedule(schedule, option);
+      Configuration c{item, schedule, ConfigKind::method, {}};
+      c.dropin = true;
+      out.push_back(c);
     } else if (schedules_allowed && item.rfind("auto", 0) == 0) {
       (void)parse_schedule(item, option);  // rejected here, not in every app run
       out.push_back({item, item, ConfigKind::method, {}});

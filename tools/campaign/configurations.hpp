@@ -18,6 +18,11 @@ struct Configuration {
   /// The arm label the apps record for this configuration (arms only):
   /// "gss", "gss:expert". Method steps are compared with it.
   std::string arm_label;
+  /// Run through the OpenMP drop-in: the plain OpenMP build of the app
+  /// (`autosched-plain-<app>`, schedule(runtime) loops, no autosched API)
+  /// with libautosched-omp.so preloaded and AUTOSCHED_SCHEDULE=`schedule`.
+  /// Named `dropin:<schedule>` (`dropin:auto`), a method.
+  bool dropin = false;
 };
 
 [[nodiscard]] const char* kind_name(ConfigKind kind) noexcept;
@@ -34,8 +39,9 @@ struct Configuration {
 
 /// Methods from a ';'- or ','-separated list of names (`QLearn-LT;auto`),
 /// `all` (every published method and auto) or `none`. A name that is not a
-/// known method is taken as a schedule (`auto:qv` runs as itself); anything
-/// else is rejected with the list of names.
+/// known method is taken as a schedule (`auto:qv` runs as itself), and
+/// `dropin:<schedule>` as that schedule through the OpenMP drop-in
+/// (Configuration::dropin); anything else is rejected with the list of names.
 [[nodiscard]] std::vector<Configuration> select_methods(const std::string& spec);
 /// Arms: `all` (the 24), `none`, or a list of arm names (`gss;ss+exp`).
 [[nodiscard]] std::vector<Configuration> select_arms(const std::string& spec);
