@@ -4,7 +4,8 @@
 # its loop's schedule, the second resumes from the store and exploits from its
 # first step; a tunable region (three sorts, the best per input size) run twice
 # the same way: the first run explores and trains a decision tree, the second
-# starts from the stored model; last, the demo campaign: two apps under the 24 Oracle arms, the
+# starts from the stored model; an unmodified OpenMP program under the drop-in
+# (`autosched run --report`); last, the demo campaign: two apps under the 24 Oracle arms, the
 # OpenMP references, ExhaustiveSel, Q-Learn and auto, with its table and
 # pictures (build/demo). Run after scripts/setup.sh.
 set -euo pipefail
@@ -24,6 +25,9 @@ for run in first second; do
   printf '\nregion_algorithm, %s run (same store):\n' "$run"
   AUTOSCHED_DB="$store/autosched.db" "$bin/region_algorithm" --quiet
 done
+printf '\nAn unmodified OpenMP program (schedule(runtime) loops, no autosched API) under the drop-in:\n'
+AUTOSCHED_DB="$store/autosched.db" "$bin/autosched" run --report -- "$bin/autosched-plain-mandelbrot" --steps 40 \
+  --width 256 --height 128
 printf '\nWhat the store holds:\n'
 "$bin/autosched" db --db "$store/autosched.db" list
 echo

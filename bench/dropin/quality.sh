@@ -11,9 +11,12 @@
 # the difference (goal of issue 11: the drop-in within 1 point of the native
 # API). Small sizes and few steps so that it takes about 6 minutes on the
 # 2-core development VM (the apps' defaults and 200 steps take hours).
-# Usage: bench/dropin/quality.sh [reps] [steps]   (default 3 and 60; run on an idle machine)
+# Usage: bench/dropin/quality.sh [--report-only] [reps] [steps]   (default 3 and 60; run on an idle
+# machine). --report-only rewrites the table from the last campaign's files (give the same reps and steps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+report_only=0
+if [[ ${1:-} == --report-only ]]; then report_only=1; shift; fi
 reps=${1:-3}
 steps=${2:-60}
 apps=(mandelbrot stream-triad pisolver triangle-count nbody-gravity short-range-force)
@@ -24,13 +27,17 @@ cmake --build --preset release --target "${targets[@]}" >/dev/null
 dir=build/release/dropin-quality
 bin=build/release/bin
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+if ((report_only == 0)); then
 "$bin/autosched" bench --apps all --arms all --references none --methods 'auto;dropin:auto' \
   --reps "$reps" --steps "$steps" --threads 2 \
   --app-args 'mandelbrot=--width 256 --height 128' --app-args 'stream-triad=--n 2000000' \
   --app-args 'pisolver=--n 20000' --app-args 'triangle-count=--scale 12' \
   --app-args 'nbody-gravity=--particles 2048' --app-args 'short-range-force=--particles 32768' \
   --out "$dir" --no-progress
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+  printf '%s\n%s\n' "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$dir/load.txt"
+fi
+load_before=$(sed -n 1p "$dir/load.txt" 2>/dev/null || echo unknown)
+load_after=$(sed -n 2p "$dir/load.txt" 2>/dev/null || echo unknown)
 "$bin/autosched" report "$dir" --no-pictures --plot 'Oracle;auto;dropin:auto' >/dev/null
 if [[ -s "$dir/failures.csv" ]] && grep -qv '^#\|^phase,' "$dir/failures.csv"; then
   echo "quality.sh: some runs failed; see $dir/failures.csv" >&2
@@ -77,6 +84,35 @@ mkdir -p docs/results
       if (noisy > 20)
         printf "\n**Not a verdict:** rep spreads up to %.0f%% (above 20%%) say this machine was not quiet during the campaign; differences below the spread are noise.\n", noisy
     }' "$dir/metrics.csv"
+  echo
+  echo "Per repetition: each process's total over the $steps steps against the per-step Oracle's total, as mean ± SD"
+  echo "over the $reps repetitions; the difference of the means with two standard errors. A difference inside"
+  echo "± 2 SE cannot be told from the noise of \`auto\`'s exploration on this machine."
+  echo
+  echo "| app/loop | native auto | drop-in auto | difference ± 2 SE |"
+  echo "|---|---:|---:|---:|"
+  awk -F, '
+    FNR == 1 {file++}
+    /^#/ || $1 == "phase" || $1 == "app" {next}
+    file == 1 { k = $2 SUBSEP $4; if (!(k in seen)) {seen[k] = 1; oracle[$2] += $7}; next }
+    $1 == "cold" && ($4 == "auto" || $4 == "dropin:auto") {
+      if (!(($3) in known)) {known[$3] = 1; order[++n] = $3}
+      total[$3, $4, $7] += $9; reps[$3, $4, $7] = 1
+    }
+    END {
+      for (i = 1; i <= n; ++i) {
+        l = order[i]
+        for (c = 1; c <= 2; ++c) {
+          cfg = (c == 1 ? "auto" : "dropin:auto"); m[c] = 0; v[c] = 0; cnt[c] = 0
+          for (key in reps) { split(key, f, SUBSEP); if (f[1] == l && f[2] == cfg) { x[++cnt[c]] = 100 * (total[key] / oracle[l] - 1); m[c] += x[cnt[c]] } }
+          if (cnt[c] > 0) m[c] /= cnt[c]
+          for (j = 1; j <= cnt[c]; ++j) v[c] += (x[j] - m[c]) ^ 2
+          sd[c] = cnt[c] > 1 ? sqrt(v[c] / (cnt[c] - 1)) : 0
+        }
+        se = sqrt((cnt[1] ? sd[1] ^ 2 / cnt[1] : 0) + (cnt[2] ? sd[2] ^ 2 / cnt[2] : 0))
+        printf "| %s | %.1f ± %.1f | %.1f ± %.1f | %+.1f ± %.1f |\n", l, m[1], sd[1], m[2], sd[2], m[2] - m[1], 2 * se
+      }
+    }' "$dir/steps.csv" "$dir/runs.csv"
   echo
   echo "The full report (every arm, exploration, similarity) is \`$dir/summary.md\` after the run."
 } >"$out"
