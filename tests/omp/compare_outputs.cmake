@@ -6,14 +6,7 @@
 # Environment pinned as in run_shapes.cmake; TIMEOUT only names a hang.
 set(pinned OMP_NUM_THREADS=3 AUTOSCHED_DB=off --unset=OMP_SCHEDULE --unset=AUTOSCHED_SCHEDULE_FOR
            --unset=AUTOSCHED_OMP_REPORT)
-# Under TSan: the symbolizer wrapper (tests/omp/CMakeLists.txt says why).
-if(SYMBOLIZER)
-  if(DEFINED ENV{TSAN_OPTIONS})
-    list(APPEND pinned "TSAN_OPTIONS=$ENV{TSAN_OPTIONS}:external_symbolizer_path=${SYMBOLIZER}")
-  else()
-    list(APPEND pinned "TSAN_OPTIONS=external_symbolizer_path=${SYMBOLIZER}")
-  endif()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/symbolizer_option.cmake)
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${pinned} --unset=LD_PRELOAD --unset=AUTOSCHED_SCHEDULE
                         --unset=AUTOSCHED_OMP_LOOPS --unset=DROPIN_EXPECT_TAKEN ${PROGRAM}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE reference ERROR_VARIABLE err TIMEOUT 120)

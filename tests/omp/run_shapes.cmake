@@ -13,14 +13,7 @@
 # TIMEOUT only turns a hang into a failure that names its schedule.
 set(pinned OMP_NUM_THREADS=3 OMP_CANCELLATION=true AUTOSCHED_DB=off
            --unset=OMP_SCHEDULE --unset=AUTOSCHED_SCHEDULE_FOR --unset=AUTOSCHED_OMP_REPORT)
-# Under TSan: the symbolizer wrapper (tests/omp/CMakeLists.txt says why).
-if(SYMBOLIZER)
-  if(DEFINED ENV{TSAN_OPTIONS})
-    list(APPEND pinned "TSAN_OPTIONS=$ENV{TSAN_OPTIONS}:external_symbolizer_path=${SYMBOLIZER}")
-  else()
-    list(APPEND pinned "TSAN_OPTIONS=external_symbolizer_path=${SYMBOLIZER}")
-  endif()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/symbolizer_option.cmake)
 if(LOOPS)
   list(APPEND pinned AUTOSCHED_OMP_LOOPS=${LOOPS})
 else()
