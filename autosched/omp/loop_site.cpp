@@ -5,6 +5,7 @@
 #include <autosched/core/text.hpp>
 #include <autosched/select/schedule_environment.hpp>
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -110,6 +112,44 @@ std::string module_key(const ModulePlace& m) {
   return key;
 }
 
+/// A C++ symbol as people read it, without return type and parameters:
+/// "_ZN5solver5relaxEv._omp_fn.0" → "solver::relax._omp_fn.0". Other names as they are.
+std::string readable(const std::string& symbol) {
+  const auto dot = symbol.find('.');  // GCC's outlined-body suffix stays as written
+  const std::string base = symbol.substr(0, dot);
+  const std::string suffix = dot == std::string::npos ? "" : symbol.substr(dot);
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || demangled == nullptr) {
+    std::free(demangled);
+    return symbol;
+  }
+  std::string name(demangled);
+  std::free(demangled);
+  // Drop the parameter list: the parenthesis that closes the name, matched backwards.
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  // Drop a return type ("void ns::f<T>"): the first blank outside <>.
+  int angle = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<') ++angle;
+    if (name[i] == '>') --angle;
+    if (name[i] == ' ' && angle == 0) {
+      name.erase(0, i + 1);
+      break;
+    }
+  }
+  return name + suffix;
+}
+
 /// The function symbol around `offset` in the module file's symbol table
 /// (.symtab, which dladdr does not read: GCC's outlined loop bodies,
 /// "main._omp_fn.0", are local symbols). Empty when stripped or unreadable.
@@ -137,7 +177,7 @@ std::string symbol_at(const std::string& path, std::uintptr_t offset) {
           if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_name >= strings->sh_size) continue;
           if (offset >= sym.st_value && offset < sym.st_value + sym.st_size) {
             const char* str = reinterpret_cast<const char*>(base + strings->sh_offset + sym.st_name);
-            name.assign(str, strnlen(str, strings->sh_size - sym.st_name));
+            name = readable(std::string(str, strnlen(str, strings->sh_size - sym.st_name)));
             char delta[32];  // two loops in one function differ here
             std::snprintf(delta, sizeof delta, "+0x%zx", static_cast<std::size_t>(offset - sym.st_value));
             name += delta;
@@ -226,7 +266,11 @@ const Schedule* schedule_for(const std::string& id, const std::string& where, co
   const ScheduleEnvironment& env = schedule_environment();
   for (const auto& [name, schedule] : env.per_loop) {
     if (name == id) return nullptr;  // the driver finds it by id
-    if (!where.empty() && (name == where || name == where.substr(0, where.find(' ')))) {
+    // By the whole name, or without " in <module>", or clang's "file:line" without " (function)".
+    const auto in_module = where.rfind(" in ");
+    const auto function = where.find(" (");
+    if (!where.empty() && (name == where || (in_module != std::string::npos && name == where.substr(0, in_module)) ||
+                           (function != std::string::npos && name == where.substr(0, function)))) {
       source = "AUTOSCHED_SCHEDULE_FOR";
       return &schedule;
     }
@@ -305,7 +349,9 @@ LoopSite& loop_site(const void* return_address, const char* source, Runtime runt
     if (where.empty()) {
       Dl_info info{};
       std::string symbol = symbol_at(m.path, m.offset);
-      if (symbol.empty() && dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) symbol = info.dli_sname;
+      if (symbol.empty() && dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) {
+        symbol = readable(info.dli_sname);
+      }
       where = symbol.empty() ? module + offset : symbol + " in " + module;
     }
     // The same id from another address cannot happen (one module, one

@@ -45,7 +45,10 @@ void write_report(std::FILE* out) {
     char explored[16];
     std::snprintf(explored, sizeof explored, "%.0f%%", 100.0 * static_cast<double>(s.explored) /
                                                           static_cast<double>(s.instances));
-    std::fprintf(out, "%-36s %9llu  %-22s %10s %8s  %-16s %10s\n", site->where().c_str(),
+    // A long name (templates, lambdas) gets a line of its own, so the columns stay aligned.
+    const bool long_name = site->where().size() > 36;
+    if (long_name) std::fprintf(out, "%s\n", site->where().c_str());
+    std::fprintf(out, "%-36s %9llu  %-22s %10s %8s  %-16s %10s\n", long_name ? "" : site->where().c_str(),
                  static_cast<unsigned long long>(s.instances), s.last_arm.c_str(), ms(mean).c_str(), explored,
                  native.empty() ? "-" : native.c_str(), saved.c_str());
     std::fprintf(out, "    id %s\n", site->id().c_str());
