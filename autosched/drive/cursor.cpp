@@ -16,6 +16,21 @@ constexpr bool is_dispenser = !std::is_same_v<std::decay_t<D>, std::monostate>;
 /// every this many chunks.
 constexpr int guard_check_chunks = 8;
 
+/// The next chunk of `dispenser` for the worker whose state is in `worker`.
+template <class Workers>
+IndexRange next_of(AnyDispenser& dispenser, Workers& worker) noexcept {
+  return std::visit(
+      [&](auto& d) -> IndexRange {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (is_dispenser<D>) {
+          return d.next(std::get<typename D::Worker>(worker));
+        } else {
+          return {};
+        }
+      },
+      dispenser);
+}
+
 }  // namespace
 
 Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid_(tid) {
@@ -105,30 +120,12 @@ IndexRange Cursor::next_general() noexcept {
   if (instance_->cancelled()) return {};
   if (!on_fallback_) {
     if (guarded_ && past_deadline(asked)) instance_->cut_trial();  // the first to notice cuts
-    const IndexRange c = std::visit(
-        [&](auto& d) -> IndexRange {
-          using D = std::decay_t<decltype(d)>;
-          if constexpr (is_dispenser<D>) {
-            return d.next(std::get<typename D::Worker>(worker_));
-          } else {
-            return {};
-          }
-        },
-        instance_->dispenser_);
+    const IndexRange c = next_of(instance_->dispenser_, worker_);
     if (!c.empty()) return hand_out(c, instance_->begin_, asked);
     // The trial is done, or was cut: a guarded instance goes on with the rest.
     if (!guarded_ || !enter_fallback()) return {};
   }
-  const IndexRange c = std::visit(
-      [&](auto& f) -> IndexRange {
-        using F = std::decay_t<decltype(f)>;
-        if constexpr (is_dispenser<F>) {
-          return f.next(std::get<typename F::Worker>(fallback_worker_));
-        } else {
-          return {};
-        }
-      },
-      instance_->fallback_);
+  const IndexRange c = next_of(instance_->fallback_, fallback_worker_);
   if (c.empty()) return {};
   return hand_out(c, instance_->begin_ + instance_->fallback_begin_, timed_ ? now() : 0);
 }

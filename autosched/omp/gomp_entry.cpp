@@ -386,13 +386,12 @@ namespace {
 /// through GOMP_parallel with the trampoline entering the loop; refused, the
 /// real combined call runs untouched.
 template <class RealCombined, class... Extra>
-void parallel_loop(const char* name, const void* site, AskedKind asked, long chunk, RegionFn fn, void* data,
+void parallel_loop(const void* site, AskedKind asked, long chunk, RegionFn fn, void* data,
                    unsigned num_threads, long start, long end, long incr, unsigned flags, RealCombined* real_call,
                    Extra... extra) {
   RegionFrame frame{fn, data, call_long(site, asked, chunk, start, end, incr), true};
   if (ForwardReason reason{}; refused(frame.loop, reason)) {
     forward(reason);
-    (void)name;
     real_call(fn, data, num_threads, start, end, incr, extra..., flags);
     return;
   }
@@ -408,7 +407,7 @@ using CombinedChunk = void(RegionFn, void*, unsigned, long, long, long, long, un
                                                                  long start, long end, long incr,             \
                                                                  unsigned flags) {                            \
     static CombinedRuntime* const real_call = real<CombinedRuntime>("GOMP_parallel_loop_" #prefix "runtime"); \
-    parallel_loop("GOMP_parallel_loop_" #prefix "runtime", AUTOSCHED_CALL_SITE, AskedKind::runtime, 0, fn,    \
+    parallel_loop(AUTOSCHED_CALL_SITE, AskedKind::runtime, 0, fn,    \
                   data, num_threads, start, end, incr, flags, real_call);                                     \
   }
 
@@ -421,7 +420,7 @@ AUTOSCHED_GOMP_PARALLEL_RUNTIME(maybe_nonmonotonic_)
                                                       long start, long end, long incr, long chunk,            \
                                                       unsigned flags) {                                       \
     static CombinedChunk* const real_call = real<CombinedChunk>("GOMP_parallel_loop_" #name);                \
-    parallel_loop("GOMP_parallel_loop_" #name, AUTOSCHED_CALL_SITE, kind, chunk, fn, data, num_threads,       \
+    parallel_loop(AUTOSCHED_CALL_SITE, kind, chunk, fn, data, num_threads,                                    \
                   start, end, incr, flags, real_call, chunk);                                                 \
   }
 

@@ -304,7 +304,7 @@ std::string arm_text(std::string_view technique, std::int64_t chunk) {
 }
 
 LoopSite::LoopSite(std::string id, std::string where, Runtime runtime, AskedKind asked, long asked_chunk)
-    : id_(std::move(id)), where_(std::move(where)), runtime_(runtime), loop_(&drive::loop(id_)) {
+    : id_(std::move(id)), where_(std::move(where)), loop_(&drive::loop(id_)) {
   schedule_ = schedule_for(id_, where_, schedule_source_);
   native_arm_ = native_arm_of(runtime, asked, asked_chunk);
 }

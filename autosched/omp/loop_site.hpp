@@ -51,7 +51,6 @@ class LoopSite {
 
   [[nodiscard]] const std::string& id() const noexcept { return id_; }
   [[nodiscard]] const std::string& where() const noexcept { return where_; }
-  [[nodiscard]] Runtime runtime() const noexcept { return runtime_; }
   [[nodiscard]] drive::Loop& loop() const noexcept { return *loop_; }
   /// The schedule the environment gives this loop by its `where` name
   /// (AUTOSCHED_SCHEDULE_FOR="solver.c:42=fac2"), or the drop-in's reading of
@@ -71,7 +70,6 @@ class LoopSite {
  private:
   std::string id_;
   std::string where_;
-  Runtime runtime_;
   drive::Loop* loop_;
   const Schedule* schedule_ = nullptr;
   const char* schedule_source_ = "AUTOSCHED_SCHEDULE";
