@@ -7,6 +7,7 @@
 #include <autosched/measure/metrics.hpp>
 #include <autosched/select/schedule_environment.hpp>
 #include <autosched/techniques/exp_chunk.hpp>
+#include <autosched/techniques/profiling.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -173,6 +174,12 @@ Instance* Loop::open_locked(const OpenRequest& request) {
     inst.group_ = group_;
     inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p);
     inst.spec_ = inst.ticket_.arm;
+    if (inst.ticket_.owns && inst.ticket_.decision.profile) {
+      // The selector asked to see where the time goes: one timed chunk per
+      // block; the CostProfile reaches it with the outcome.
+      inst.spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(std::max<std::int64_t>(request.n, 1), profile_blocks),
+                                 false, {}};
+    }
   }
   if (const Profile* profile = request.profile) {
     if (!inst.params_.mu_ns) inst.params_.mu_ns = profile->mu_ns;
@@ -244,7 +251,10 @@ void Loop::close(Instance& inst) noexcept {
   // A failed instance ran on partial data: it must teach neither the loop's
   // memory nor its selector. (A cut trial's memory is partial too.)
   const bool failed = inst.failed_.load(std::memory_order_relaxed);
+  // A profiling instance leaves its own cost profile or none (never an older one).
+  if (inst.ran_ == TechniqueId::profiling) memory_.cost.reset();
   if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
+  const CostProfile* measured = inst.ran_ == TechniqueId::profiling && memory_.cost ? &*memory_.cost : nullptr;
   if (!last_) last_.emplace();
   InstanceRecord& r = *last_;
   r.loop = name_;
@@ -273,13 +283,16 @@ void Loop::close(Instance& inst) noexcept {
       if (inst.ran_ != inst.spec_.technique) {
         if (const int ran = arm_that_ran(*t.slot, inst.ran_, t.arm); ran >= 0) t.decision.arm = ran;
       }
-      const auto learned = inst.group_->complete(t, Outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_});
+      Outcome outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_};
+      if (t.decision.profile) outcome.profile = measured;
+      const auto learned = inst.group_->complete(t, outcome);
       r.selection_ns = learned.cost_ns;
       r.reward = learned.reward;
     }
   }
   if (detail::observed()) {
-    detail::notify_instance_closed({r, name_.c_str(), inst.ran_, t.slot, t.slot != nullptr ? inst.group_ : nullptr});
+    detail::notify_instance_closed(
+        {r, name_.c_str(), inst.ran_, t.slot, t.slot != nullptr ? inst.group_ : nullptr, measured});
   }
 }
 

@@ -18,6 +18,7 @@
 #include <string_view>
 
 namespace autosched {
+class CostProfile;
 struct DecisionSlot;
 class DecisionGroup;
 }  // namespace autosched
@@ -45,6 +46,9 @@ struct ClosedInstance {
   /// like any other instance of the point, it only teaches the selector nothing.
   const DecisionSlot* decision = nullptr;
   const DecisionGroup* group = nullptr;
+  /// The cost profile the instance measured when it ran the `profiling`
+  /// technique to completion; null otherwise. Valid during the hook only.
+  const CostProfile* profile = nullptr;
 };
 
 class Observer {

@@ -18,6 +18,17 @@ Portfolio auto4omp_portfolio() {
                    T::awf_c, T::awf_d, T::awf_e, T::maf});
 }
 
+Portfolio auto_portfolio() {
+  Portfolio arms = auto4omp_portfolio();
+  const std::size_t plain = arms.size();
+  for (std::size_t i = 0; i < plain; ++i) {
+    TechniqueSpec expert = arms[i];
+    expert.expert_chunk = true;
+    arms.push_back(expert);
+  }
+  return arms;
+}
+
 Portfolio lb4mpi_portfolio() {
   using T = TechniqueId;
   return from_ids({T::static_, T::ss, T::fsc, T::mfsc, T::gss, T::tss, T::fac2, T::wf, T::awf, T::awf_b, T::awf_c,

@@ -18,6 +18,12 @@ using Portfolio = std::vector<TechniqueSpec>;
 /// awf-d, awf-e, maf. The expert and binary selectors move along this order.
 Portfolio auto4omp_portfolio();
 
+/// `auto`'s own: Auto4OMP's 12 at their default chunk, then the same 12 with
+/// expChunk (the campaign's 24 Oracle arms). `auto` predicts them all by
+/// simulation and runs only the promising few, so a wider portfolio costs it
+/// a microsecond-scale ranking, not trials.
+Portfolio auto_portfolio();
+
 /// LB4MPI's 14: static, ss, fsc, mfsc, gss, tss, fac2, wf, awf, awf-b, awf-c,
 /// awf-d, awf-e, af.
 Portfolio lb4mpi_portfolio();

@@ -26,7 +26,7 @@ struct AutoConfig {
   /// about ten samples to detect a one-σ shift, rare false alarms). The
   /// reference is the best arm's mean once it has `settle` samples.
   double change_slack = 0.5;
-  double change_threshold = 5.0;
+  double change_threshold = 8.0;
   /// Each sample adds at most `change_cap`·σ to the test: loop times are
   /// heavy-tailed (a preempted instance is 10σ off), and one such sample
   /// must not re-open exploration; four in a row (4 × (2 − 0.5) > 5), or a
@@ -44,6 +44,22 @@ struct AutoConfig {
   /// the change test. A loop time below 1/`clip` of an arm's mean replaces
   /// its samples: they were inflated (a cold start) or the loop became faster.
   double clip = 4.0;
+  /// Profile loops and rank their arms by simulation (`predict=no`: sweep
+  /// every arm instead, as for tunable regions; the guard tests use it).
+  bool predict = true;
+  /// Prediction (loop arms with a measured CostProfile): arms whose
+  /// simulated time is within `margin` of the best prediction are tried, at
+  /// most `max_trials` of them, best-predicted first. The simulator's error
+  /// against real runs on this machine is a few percent (docs/RESULTS.md), so
+  /// 10% keeps every arm that could really be best.
+  double margin = 0.10;
+  int max_trials = 4;
+  /// Warm start: the stored best arm runs `verify` instances; if their mean is
+  /// within `match` (or 3σ/√verify) of the stored mean the loop is the one the
+  /// store knows and the run exploits; otherwise it is profiled and ranked
+  /// afresh (another input, another machine).
+  int verify = 3;
+  double match = 0.10;
   std::uint64_t seed = 0x5eed;
   friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };

@@ -1,6 +1,8 @@
+#include <autosched/select/arm_ranking.hpp>
 #include <autosched/select/auto_selector.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -15,6 +17,12 @@ AutoSelector::AutoSelector(int arms, AutoConfig config)
       warmup_left_(std::max(0, config.warmup)) {
   queue_.resize(arms_.size());
   std::iota(queue_.begin(), queue_.end(), 0);
+}
+
+AutoSelector::AutoSelector(Portfolio loop_arms, AutoConfig config)
+    : AutoSelector(static_cast<int>(loop_arms.size()), config) {
+  loop_arms_ = std::move(loop_arms);
+  need_profile_ = !loop_arms_.empty();
 }
 
 int AutoSelector::best_arm() const {
@@ -51,17 +59,52 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
   return d;
 }
 
-Decision AutoSelector::choose(const Context&) {
+Decision AutoSelector::choose(const Context& context) {
   if (resumed_) {
     // The first instance after a warm start exploits what the last run
     // learned; sampling (or the rest of an unfinished sweep) follows.
     resumed_ = false;
     last_from_sweep_ = false;
-    if (const int best = best_arm(); best >= 0) return guarded(best, false);
+    if (const int best = best_arm(); best >= 0) {
+      if (!loop_arms_.empty()) {  // is it the loop the store knows? its first instances tell
+        verify_left_ = std::max(0, config_.verify);
+        verify_arm_ = best;
+        verify_mean_ = arms_[static_cast<std::size_t>(best)].all.mean;
+        verify_samples_ = {};
+      }
+      return guarded(best, false);
+    }
+  }
+  if (verify_left_ > 0 && verify_arm_ >= 0 && !arms_[static_cast<std::size_t>(verify_arm_)].retired) {
+    last_from_sweep_ = false;
+    return guarded(verify_arm_, false);
+  }
+  if (need_profile_) {
+    if (context.p >= 1 && context.n >= 2 * static_cast<std::int64_t>(context.p)) {
+      profile_workers_ = context.p;
+      last_from_sweep_ = false;
+      Decision d{std::max(0, best_arm()), 0, -1, true};
+      d.profile = true;
+      return d;
+    }
+    need_profile_ = false;  // too small to profile: sweep
   }
   while (queue_next_ < queue_.size() && arms_[static_cast<std::size_t>(queue_[queue_next_])].retired) ++queue_next_;
   last_from_sweep_ = queue_next_ < queue_.size();
-  if (last_from_sweep_) return guarded(queue_[queue_next_++], true);
+  if (last_from_sweep_) {
+    // The first trial after a ranking runs the predicted best: exploitation
+    // of the prediction, not exploration.
+    // So is any trial of an arm predicted as good as the best (within a tie).
+    const int arm = queue_[queue_next_++];
+    const bool predicted_best =
+        first_trial_ || (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
+                                                    (1.0 + config_.tie) * predicted_[static_cast<std::size_t>(queue_.front())]);
+    first_trial_ = false;
+    return guarded(arm, !predicted_best);
+  }
+  if (!untried_.empty()) {
+    if (const int arm = promising_untried(); arm >= 0) return guarded(arm, true);
+  }
   if (recheck_first_) {
     // The sweep's first trial ran right after the warm-up, often still cold
     // (page faults, caches, frequency ramp): try that arm once more, so that
@@ -91,9 +134,17 @@ Decision AutoSelector::choose(const Context&) {
     }
   }
   // Reported as exploration only when the pick looks worse than the best by
-  // more than a tie: rotating among equals costs nothing.
-  const double best_mean = arms_[static_cast<std::size_t>(best)].all.mean;
-  return guarded(pick, arms_[static_cast<std::size_t>(pick)].all.mean > (1.0 + config_.tie) * best_mean);
+  // more than a tie: rotating among equals costs nothing. With a prediction,
+  // arms the simulator calls equal whose samples cannot tell them apart
+  // (within two standard errors) are equals too.
+  const ArmState& b = arms_[static_cast<std::size_t>(best)];
+  const ArmState& p = arms_[static_cast<std::size_t>(pick)];
+  bool worse = p.all.mean > (1.0 + config_.tie) * b.all.mean;
+  if (worse && predicted_equal(pick, best)) {
+    const double se = s * std::sqrt(1.0 / static_cast<double>(p.all.count) + 1.0 / static_cast<double>(b.all.count));
+    worse = p.all.mean > (1.0 + 2.0 * se) * b.all.mean;
+  }
+  return guarded(pick, worse);
 }
 
 void AutoSelector::reopen() {
@@ -116,10 +167,119 @@ void AutoSelector::reopen() {
   queue_next_ = 0;
   watched_ = -1;
   excess_ = 0;
+  // With loop arms the sweep above is only the fallback: the loop is profiled
+  // again and the ranking replaces it.
+  need_profile_ = !loop_arms_.empty();
+  untried_.clear();
+  verify_left_ = 0;
+}
+
+void AutoSelector::rank(const CostProfile& profile, int workers) {
+  const auto t0 = std::chrono::steady_clock::now();
+  predicted_ = predict_arms(loop_arms_, profile, workers);
+  const std::vector<int> order = rank_by(predicted_);
+  const double best = predicted_[static_cast<std::size_t>(order.front())];
+  shortlist_.clear();
+  untried_.clear();
+  for (const int a : order) {
+    const double t = predicted_[static_cast<std::size_t>(a)];
+    if (!std::isfinite(t)) continue;
+    // At least two trials: the second measures the simulator's error.
+    const bool close = t <= (1.0 + config_.margin) * best || shortlist_.size() < 2;
+    if (close && static_cast<int>(shortlist_.size()) < std::max(2, config_.max_trials)) {
+      shortlist_.push_back(a);
+    } else {
+      untried_.push_back(a);
+    }
+  }
+  if (shortlist_.empty()) return;  // nothing predicted: the sweep stays
+  queue_ = shortlist_;
+  queue_next_ = 0;
+  first_trial_ = true;
+  recheck_first_ = false;  // the profiling instance took the cold start
+  ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int AutoSelector::promising_untried() {
+  // The simulator's error on the arms measured so far: their measured /
+  // predicted ratios. Equal ratios mean the ranking holds (the level may be
+  // off: the profile was measured cold) and the untried arms stay untried.
+  // Ratios that differ by more than the margins say the simulator misses
+  // something about this loop, so its ranking beyond the shortlist cannot
+  // be trusted either: the next-best prediction is tried.
+  double low = std::numeric_limits<double>::infinity(), high = 0;
+  for (std::size_t a = 0; a < arms_.size() && a < predicted_.size(); ++a) {
+    if (arms_[a].all.count > 0 && std::isfinite(predicted_[a]) && predicted_[a] > 0) {
+      const double ratio = arms_[a].all.mean / predicted_[a];
+      low = std::min(low, ratio);
+      high = std::max(high, ratio);
+    }
+  }
+  if (high > 0 && high > (1.0 + 2.0 * config_.margin) * low) {
+    const int next = untried_.front();
+    untried_.erase(untried_.begin());
+    return next;
+  }
+  untried_.clear();
+  return -1;
+}
+
+void AutoSelector::eliminate() {
+  const int best = best_arm();
+  if (best < 0) return;
+  const RunningStats& b = arms_[static_cast<std::size_t>(best)].all;
+  if (b.count < 1) return;
+  const double s = relative_spread();
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
+    ArmState& a = arms_[static_cast<std::size_t>(i)];
+    if (i == best || a.retired || a.all.count < 2 || b.count < 2) continue;
+    const double gap = a.all.mean / b.mean - 1.0;
+    const double se = s * std::sqrt(1.0 / static_cast<double>(a.all.count) + 1.0 / static_cast<double>(b.count));
+    if (gap > std::max(2.0 * se, config_.tie)) a.retired = true;
+  }
+  // Two independent witnesses: an arm the simulator predicted worse than the
+  // best by more than a tie, and whose trial measured it worse too, is not
+  // worth more samples.
+  if (predicted_.size() != arms_.size()) return;
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
+    ArmState& a = arms_[static_cast<std::size_t>(i)];
+    if (i == best || a.retired || a.all.count < 1 || predicted_equal(i, best)) continue;
+    const bool predicted_worse = predicted_[static_cast<std::size_t>(i)] > predicted_[static_cast<std::size_t>(best)];
+    if (predicted_worse && a.all.mean > (1.0 + config_.tie) * b.mean) a.retired = true;
+  }
+}
+
+bool AutoSelector::predicted_equal(int x, int y) const {
+  if (predicted_.size() != arms_.size()) return false;
+  const double px = predicted_[static_cast<std::size_t>(x)], py = predicted_[static_cast<std::size_t>(y)];
+  return std::isfinite(px) && std::isfinite(py) && std::max(px, py) <= (1.0 + config_.tie) * std::min(px, py);
+}
+
+void AutoSelector::verify() {
+  if (--verify_left_ > 0) return;
+  const double s = relative_spread();
+  const double tolerance = std::max(config_.match, 3.0 * s / std::sqrt(static_cast<double>(std::max(1, config_.verify))));
+  const double relative = verify_samples_.mean / verify_mean_ - 1.0;
+  verify_arm_ = -1;
+  if (std::abs(relative) <= tolerance) return;  // the loop the store knows: exploit
+  // Another input or machine: what the store says does not describe this loop.
+  for (ArmState& a : arms_) a = ArmState{};
+  queue_.clear();
+  queue_next_ = 0;
+  watched_ = -1;
+  excess_ = 0;
+  need_profile_ = true;
 }
 
 void AutoSelector::observe(const Decision& d, const Outcome& o) {
   ArmState& a = arms_[static_cast<std::size_t>(d.arm)];
+  if (d.profile) {
+    // The profiling technique ran, not arm d.arm: its time is nobody's sample.
+    if (warmup_left_ > 0) --warmup_left_;
+    need_profile_ = false;
+    if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) rank(*o.profile, profile_workers_);
+    return;
+  }
   if (warmup_left_ > 0) {
     --warmup_left_;
     if (last_from_sweep_) --queue_next_;  // the trial said nothing about the arm: run it again
@@ -142,8 +302,14 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
     const double limit = std::min(config_.clip, std::max(1.5, 1.0 + 3.0 * relative_spread(true)));
     time = std::min(time, limit * a.session.mean);
   }
+  if (verify_left_ > 0 && d.arm == verify_arm_) {
+    verify_samples_.add(o.time_ns);
+    verify();
+    if (need_profile_) return;  // another loop than the stored one: everything was forgotten
+  }
   a.all.add(time);
   a.session.add(time);
+  if (!loop_arms_.empty() && queue_next_ >= queue_.size()) eliminate();
 
   // Change detection watches the best arm once it has settled in this run;
   // when another arm becomes the best, the watch moves to it.
@@ -167,9 +333,14 @@ std::string AutoSelector::save_state() const {
   if (best_arm() < 0) return {};
   std::ostringstream out;
   out.precision(17);
-  out << "auto3 " << arms_.size();
-  for (const ArmState& a : arms_) {
+  // auto4 adds each arm's predicted time (0: none), so that a warm start
+  // knows which arms the simulator calls equal without profiling again.
+  const bool predicted = predicted_.size() == arms_.size();
+  out << (predicted ? "auto4 " : "auto3 ") << arms_.size();
+  for (std::size_t i = 0; i < arms_.size(); ++i) {
+    const ArmState& a = arms_[i];
     out << ' ' << a.all.count << ' ' << a.all.mean << ' ' << a.all.m2 << ' ' << a.retired;
+    if (predicted) out << ' ' << (std::isfinite(predicted_[i]) ? predicted_[i] : 0.0);
   }
   return out.str();
 }
@@ -178,14 +349,23 @@ bool AutoSelector::load_state(std::string_view state) {
   std::istringstream in{std::string(state)};
   std::string tag;
   std::size_t arms = 0;
-  if (!(in >> tag >> arms) || tag != "auto3" || arms != arms_.size()) return false;
+  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4") || arms != arms_.size()) return false;
+  const bool with_predictions = tag == "auto4";
   std::vector<ArmState> loaded(arms);
-  for (ArmState& a : loaded) {
+  std::vector<double> predicted(with_predictions ? arms : 0);
+  for (std::size_t i = 0; i < arms; ++i) {
+    ArmState& a = loaded[i];
     if (!(in >> a.all.count >> a.all.mean >> a.all.m2 >> a.retired)) return false;
+    if (with_predictions) {
+      if (!(in >> predicted[i]) || !std::isfinite(predicted[i]) || predicted[i] < 0) return false;
+      if (predicted[i] == 0) predicted[i] = std::numeric_limits<double>::infinity();
+    }
   }
   std::string rest;
   if (in >> rest) return false;
-  return resume(std::move(loaded));
+  if (!resume(std::move(loaded))) return false;
+  if (!loop_arms_.empty()) predicted_ = std::move(predicted);
+  return true;
 }
 
 bool AutoSelector::seed(std::span<const RunningStats> samples) {
@@ -217,14 +397,23 @@ bool AutoSelector::resume(std::vector<ArmState> arms) {
       queue_.push_back(i);
     }
   }
+  // Prediction mode runs no arm blind: arms the last run never tried stay
+  // untried unless this run's profile and ranking call for them.
+  if (!loop_arms_.empty()) queue_.clear();
   queue_next_ = 0;
   watched_ = -1;
   resumed_ = true;
   recheck_first_ = false;
+  need_profile_ = false;
   return true;
 }
 
 std::string AutoSelector::summary() const {
+  if (need_profile_) return "profile";
+  if (verify_left_ > 0) return "verify " + std::to_string(verify_arm_);
+  if (sweeping() && !loop_arms_.empty() && !shortlist_.empty()) {
+    return "trial " + std::to_string(queue_next_) + "/" + std::to_string(queue_.size());
+  }
   if (sweeping()) return "sweep " + std::to_string(queue_next_) + "/" + std::to_string(arms_.size());
   return "best " + std::to_string(best_arm());
 }

@@ -1,34 +1,46 @@
 #pragma once
 /// @file
 /// autosched's selector, `auto`, the default. Built to be cheaper to learn and
-/// closer to the per-step optimum than the published selectors:
-///   0. Warm-up: the first instance in a process (thread creation, page
-///      faults) is not learned from.
-///   1. Sweep: try every arm once, guarded, then the first one again (its
-///      trial may still have been cold). From the second trial on a trial
-///      gets a budget of guard × the best mean so far, with the best arm as
-///      fallback; an arm that overruns is cut short and retired (the runtime
-///      finishes the instance on the fallback where it can split the work).
-///      A catastrophic arm costs about three instances of the best, not 100.
-///   2. Choose by Thompson sampling over the arms still in play: each arm's
-///      mean cost has a normal posterior whose width is the measured relative
-///      spread (pooled over arms, with a floor) over √samples; the arm with
-///      the lowest draw runs. Clear gaps stop exploration within a few
-///      instances; near-ties cost little; noisy gaps get the samples they
-///      need. Picks other than the best-looking arm are guarded too.
+/// closer to the per-step optimum than the published selectors. For loops
+/// (constructed with the portfolio's arms) it predicts before it tries:
+///   0. Profile: the first instance in a process (which pays for thread
+///      creation and page faults whatever runs, so no arm is judged on it)
+///      runs the `profiling` technique, which measures where the loop's time
+///      goes (a CostProfile).
+///   1. Rank: every arm is simulated on that profile with the real
+///      technique objects (select/arm_ranking.hpp); only arms predicted
+///      within `margin` of the best are tried (at least two, at most
+///      `max_trials`), best-predicted first (that first trial is not
+///      exploration: it is the prediction). If the tried arms' measured /
+///      predicted ratios differ by more than twice the margin, the simulator
+///      misses something about this loop and the next-best predictions are
+///      tried too. No arm runs blind, so an arm that cannot be cut short
+///      (static-steal) only runs where it is predicted good.
+///   2. Choose by Thompson sampling over the tried arms: each arm's mean cost
+///      has a normal posterior whose width is the measured relative spread
+///      (pooled over arms, with a floor) over √samples; the arm with the
+///      lowest draw runs. An arm whose mean is worse than the best by more
+///      than two standard errors (and more than a tie) is retired. Trials and
+///      other picks than the best are guarded: past guard × the best mean the
+///      instance finishes on the best arm and the arm is retired.
 ///      Loop times are heavy-tailed, so a sample far above an arm's mean is
 ///      winsorized (at max(1.5, 1 + 3σ) × the mean, at most `clip` ×) and one
 ///      far below it (under 1/clip) replaces the arm's inflated samples.
 ///   3. Change detection: a Page-Hinkley test on the best arm's excess over
 ///      its settled mean in this process, in units of the spread, each sample
-///      adding at most change_cap·σ (one outlier is not a change); an alarm forgets the old
-///      samples (they describe a loop that no longer exists) and sweeps
-///      again, old favourites first.
-///   4. Warm start: save_state/load_state carry the arm statistics, so a
-///      second run continues where the first stopped, without a sweep; its
-///      first instance runs the stored best arm.
+///      adding at most change_cap·σ (one outlier is not a change); an alarm
+///      forgets the samples and profiles and ranks again.
+///   4. Warm start: save_state/load_state carry the arm statistics. The
+///      stored best runs first; if its first `verify` instances match the
+///      stored mean the run exploits (no trials), else it profiles and ranks
+///      (another input or machine).
+/// Without a profile (tunable regions, which seed() it; scenarios without
+/// one; loops too small to profile) it sweeps instead: every arm once,
+/// guarded, then the first one again (its trial may have been cold), then
+/// steps 2–4.
 
 #include <autosched/core/running_stats.hpp>
+#include <autosched/select/arm.hpp>
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
@@ -41,7 +53,10 @@ namespace autosched {
 
 class AutoSelector final : public Selector {
  public:
+  /// Arms known only by index (tunable regions): no prediction, a sweep.
   AutoSelector(int arms, AutoConfig config);
+  /// Loop arms: profiled, simulated and ranked before any is tried.
+  AutoSelector(Portfolio loop_arms, AutoConfig config);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "auto"; }
   Decision choose(const Context& context) override;
@@ -68,6 +83,12 @@ class AutoSelector final : public Selector {
   [[nodiscard]] bool sweeping() const noexcept { return queue_next_ < queue_.size(); }
   [[nodiscard]] bool retired(int arm) const noexcept { return arms_[static_cast<std::size_t>(arm)].retired; }
   [[nodiscard]] int changes_detected() const noexcept { return changes_; }
+  /// Predicted loop time (ns) of each arm from the last profile; empty before one.
+  [[nodiscard]] const std::vector<double>& predicted() const noexcept { return predicted_; }
+  /// Arms tried (or queued for a trial) on the last ranking, best-predicted first.
+  [[nodiscard]] const std::vector<int>& shortlist() const noexcept { return shortlist_; }
+  /// How long the last ranking took (simulating every arm), ns.
+  [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 
  private:
   struct ArmState {
@@ -85,6 +106,18 @@ class AutoSelector final : public Selector {
   [[nodiscard]] double relative_spread(bool session_only = false) const;
   [[nodiscard]] Decision guarded(int arm, bool exploring) const;
   void reopen();
+  /// Predicts every arm from `profile` and queues the shortlist's trials.
+  void rank(const CostProfile& profile, int workers);
+  /// After the shortlist: the next untried arm when the simulator's error
+  /// differs between the tried arms by more than the margins; else -1 (and
+  /// the untried arms are dropped).
+  int promising_untried();
+  /// Retires arms clearly worse than the best (prediction mode).
+  void eliminate();
+  /// Both arms predicted, within a tie of each other.
+  [[nodiscard]] bool predicted_equal(int x, int y) const;
+  /// Warm start: compares the stored best's first instances with its stored mean.
+  void verify();
   /// Installs arm statistics from load_state() or seed(); false, with
   /// nothing changed, when they are not ones a run could have produced.
   bool resume(std::vector<ArmState> arms);
@@ -103,6 +136,20 @@ class AutoSelector final : public Selector {
   bool last_from_sweep_ = false;  ///< the last choice was a sweep trial
   bool recheck_first_ = true;     ///< the first sweep's first arm is tried again after it
   int warmup_left_ = 0;           ///< instances still to ignore (AutoConfig::warmup)
+
+  // Prediction (loop arms only).
+  Portfolio loop_arms_;         ///< empty: arms known only by index, no prediction
+  bool need_profile_ = false;   ///< the next choice asks for a profiling instance
+  int profile_workers_ = 1;     ///< P of the profiling instance
+  bool first_trial_ = false;    ///< the next trial is the best prediction (not exploration)
+  std::vector<double> predicted_;
+  std::vector<int> shortlist_;
+  std::vector<int> untried_;    ///< ranked but not tried, best-predicted first
+  double ranking_ns_ = 0;
+  int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
+  int verify_arm_ = -1;
+  double verify_mean_ = 0;      ///< its stored mean
+  RunningStats verify_samples_;
 };
 
 }  // namespace autosched

@@ -4,6 +4,7 @@
 /// outcome of the instance that carried the answer out.
 
 #include <autosched/measure/metrics.hpp>
+#include <autosched/techniques/cost_profile.hpp>
 
 #include <cstdint>
 #include <span>
@@ -26,6 +27,11 @@ struct Decision {
   double budget_ns = 0;
   int fallback = -1;
   bool exploring = false;  ///< counted in the exploration share
+  /// Asks the front-end to run this instance as a profiling instance (the
+  /// `profiling` technique, one timed chunk per block) and to hand the
+  /// measured CostProfile back in the Outcome. Front-ends that cannot (tunable
+  /// regions, the select-sim scenarios) run `arm` and return no profile.
+  bool profile = false;
 };
 
 /// What one instance cost and how it behaved.
@@ -33,6 +39,9 @@ struct Outcome {
   double time_ns = 0;      ///< the quantity to minimise: loop time (T_par)
   LoopMetrics metrics;     ///< imbalance and spread of the threads' finishing times
   bool cut_short = false;  ///< the trial ran past its budget; the rest ran on the fallback
+  /// Where this instance's time went, when the Decision asked for a profile
+  /// and the front-end measured one; valid during observe() only.
+  const CostProfile* profile = nullptr;
 };
 
 }  // namespace autosched

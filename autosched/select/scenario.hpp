@@ -23,7 +23,9 @@
 /// them: list Auto4OMP's 12 in its order for the expert and binary selectors.
 
 #include <autosched/select/arm.hpp>
+#include <autosched/techniques/cost_profile.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +61,11 @@ struct Scenario {
   int workers = 8;
   std::int64_t iterations = 262144;
   std::vector<ScenarioArm> arms;
+  /// Trace-driven scenarios (select/profile_scenario.hpp): the measured
+  /// profile the arms' times were simulated from. A selector that asks for a
+  /// profiling instance gets it, and pays `profiling_ms` for that step.
+  std::optional<CostProfile> profile;
+  double profiling_ms = 0;
 
   [[nodiscard]] Portfolio portfolio() const;
 };

@@ -25,8 +25,9 @@ const std::vector<std::string_view> common_keys = {"portfolio", "chunk", "seed"}
 const std::vector<std::string_view> rl_keys = {
     "policy",      "reward",    "init",      "decay",   "greedy",  "band",   "alpha",    "gamma",  "epsilon", "tau",
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
-const std::vector<std::string_view> auto_keys = {"guard",      "noise-floor", "change-slack", "change-threshold",
-                                                 "change-cap", "settle",      "warmup",       "clip"};
+const std::vector<std::string_view> auto_keys = {"guard",  "noise-floor", "change-slack", "change-threshold",
+                                                 "change-cap", "settle", "warmup", "clip", "predict", "margin",
+                                                 "trials"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -179,6 +180,13 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.change_cap = number(0.01, 1e6);
     } else if (key == "warmup") {
       a.warmup = static_cast<int>(integer(0, 1000));
+    } else if (key == "predict") {
+      if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "predict = yes or no"));
+      a.predict = v == "yes";
+    } else if (key == "margin") {
+      a.margin = number(0, 10);
+    } else if (key == "trials") {
+      a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "clip") {
       a.clip = v == "off" ? 0.0 : number(1.5, 1e6);
     } else if (key == "lib-rise") {
@@ -288,6 +296,7 @@ Portfolio selector_portfolio(const SelectorConfig& c, const Context& context) {
     if (arms.empty()) arms.push_back({c.chunk_technique, 1, false, {}});  // N < 4P: nothing to choose
     return arms;
   }
+  if (c.portfolio.empty() && c.selector == "auto" && !c.expert_chunk) return auto_portfolio();
   arms = c.portfolio.empty() ? auto4omp_portfolio() : c.portfolio;
   if (c.expert_chunk) {
     for (TechniqueSpec& a : arms) {
@@ -304,7 +313,8 @@ std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const Portfolio
   if (c.selector == "auto") {
     AutoConfig a = c.automatic;
     a.seed = s;
-    return std::make_unique<AutoSelector>(n, a);
+    if (!a.predict) return std::make_unique<AutoSelector>(n, a);
+    return std::make_unique<AutoSelector>(arms, a);
   }
   if (c.selector == "random") return std::make_unique<RandomSelector>(n, s);
   if (c.selector == "exhaustive") return std::make_unique<ExhaustiveSelector>(n, c.lib_rise, c.drift);

@@ -28,7 +28,7 @@ namespace autosched {
 
 struct SelectorConfig {
   std::string selector = "auto";
-  Portfolio portfolio;        ///< empty: Auto4OMP's 12 (chunk selector: chunk sizes)
+  Portfolio portfolio;        ///< empty: Auto4OMP's 12; auto: auto_portfolio() (24); chunk selector: chunk sizes
   bool expert_chunk = false;  ///< chunk=expert for every arm without its own chunk
   std::optional<std::uint64_t> seed;
   AutoConfig automatic;                           ///< auto

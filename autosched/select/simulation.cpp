@@ -168,10 +168,11 @@ const std::vector<std::string>& published_selector_schedules() {
   return list;
 }
 
-SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::uint64_t seed, int steps) {
+SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::uint64_t seed, int steps,
+                          std::string_view warm_state) {
   if (steps <= 0) steps = s.steps;
   const auto cost = scenario_costs(s, seed, steps);
-  const Context context{s.iterations, s.workers, {}};
+  const Context context{s.profile ? s.profile->n() : s.iterations, s.workers, {}};
   SelectorConfig c = config;
   if (c.portfolio.empty() && c.selector != "chunk") c.portfolio = s.portfolio();
   // The simulator's arms are the scenario's; the chunk selector's inner agent
@@ -182,6 +183,9 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
                         " arms but the selector's portfolio has " + std::to_string(arms.size()));
   }
   DecisionPoint point(s.name, arms, make_selector(c, arms, seed, nullptr, s.name));
+  if (!warm_state.empty() && !point.selector().load_state(warm_state)) {
+    detail::throw_error("select-sim: scenario " + s.name + ": the warm state does not fit the selector");
+  }
 
   SimulationResult r;
   std::vector<double> per_arm(s.arms.size(), 0.0);
@@ -190,9 +194,15 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   for (int t = 0; t < steps; ++t) {
     const Decision d = point.choose(context);
     const auto& row = cost[static_cast<std::size_t>(t)];
-    const double full = row[static_cast<std::size_t>(d.arm)];
+    const bool profiling = d.profile && s.profile.has_value();
+    // A profiling step costs what the profiling instance would, with the
+    // noise the chosen arm drew at this step.
+    const double arm_ms = row[static_cast<std::size_t>(d.arm)];
+    const double full =
+        profiling ? s.profiling_ms * arm_ms / s.arms[static_cast<std::size_t>(d.arm)].time_ms.value(t, steps) : arm_ms;
     Outcome o;
     o.time_ns = full * 1e6;
+    if (profiling) o.profile = &*s.profile;
     if (d.budget_ns > 0 && d.fallback >= 0 && o.time_ns > d.budget_ns) {
       const double done = d.budget_ns / o.time_ns;
       o.time_ns = d.budget_ns + (1.0 - done) * row[static_cast<std::size_t>(d.fallback)] * 1e6;
@@ -213,6 +223,7 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   r.best_fixed_arm = static_cast<int>(best - per_arm.begin());
   r.exploration_share = static_cast<double>(exploring) / steps;
   r.selector_ns = selector_ns / steps;
+  r.state = point.selector().save_state();
   return r;
 }
 

@@ -10,6 +10,8 @@
 #include <autosched/select/selector_config.hpp>
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace autosched {
@@ -22,6 +24,7 @@ struct SimulationResult {
   double exploration_share = 0;  ///< steps the selector marked as exploring
   double selector_ns = 0;        ///< mean cost of choose + observe per step
   std::vector<int> choices;
+  std::string state;  ///< the selector's save_state() after the last step (a warm start's input)
 
   [[nodiscard]] double regret_vs_fixed_pct() const noexcept {
     return (total_ms - best_fixed_ms) / best_fixed_ms * 100.0;
@@ -34,8 +37,11 @@ struct SimulationResult {
 /// stated), with the LIB-reward and other-policy variants the papers ran.
 const std::vector<std::string>& published_selector_schedules();
 
-/// `steps` <= 0: the scenario's own length.
-SimulationResult simulate(const Scenario& scenario, const SelectorConfig& config, std::uint64_t seed, int steps = 0);
+/// `steps` <= 0: the scenario's own length. `warm_state` (a previous
+/// result's `state`) is loaded into the selector first, as the store does
+/// for a second run; empty: a cold start.
+SimulationResult simulate(const Scenario& scenario, const SelectorConfig& config, std::uint64_t seed, int steps = 0,
+                          std::string_view warm_state = {});
 
 /// The cost matrix of a scenario for one seed: cost[t][a] in ms.
 std::vector<std::vector<double>> scenario_costs(const Scenario& scenario, std::uint64_t seed, int steps);

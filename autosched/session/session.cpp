@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace autosched::session {
@@ -24,6 +25,7 @@ class Recorder final : public drive::Observer {
  public:
   TraceFile* trace = nullptr;
   bool trace_threads = false;
+  std::string profiles;  ///< AUTOSCHED_PROFILES: where measured cost profiles go (empty: nowhere)
   LogFiles logs;
 
   Store* store() {
@@ -32,7 +34,9 @@ class Recorder final : public drive::Observer {
   }
   [[nodiscard]] Store* store_if_open() const noexcept { return store_.load(std::memory_order_acquire); }
   /// Anything was or may be written: the writer must be drained at exit.
-  [[nodiscard]] bool active() const noexcept { return trace != nullptr || store_if_open() != nullptr || logs.used(); }
+  [[nodiscard]] bool active() const noexcept {
+    return trace != nullptr || store_if_open() != nullptr || logs.used() || !profiles.empty();
+  }
 
   void on_instance_closed(const drive::ClosedInstance& closed) noexcept override;
 
@@ -74,6 +78,11 @@ void Recorder::on_instance_closed(const drive::ClosedInstance& closed) noexcept 
     row.bucket = slot->bucket;
   }
   try {
+    if (closed.profile != nullptr && !profiles.empty()) {
+      // One line per measured profile: `loop<TAB>P<TAB>n h block…`, what
+      // `autosched simulate` and the select-sim profile scenarios read.
+      logs.append(profiles, std::string(closed.loop) + '\t' + std::to_string(r.p) + '\t' + closed.profile->text());
+    }
     BackgroundWriter::instance().post(row);
     if (trace != nullptr && trace_threads) {
       BackgroundWriter::instance().post_task([t = trace, loop = std::string(closed.loop), index = r.instance,
@@ -101,6 +110,9 @@ Recorder& recorder() {
       }
     }
     rec->trace_threads = environment::flag("AUTOSCHED_TRACE_THREADS", false);
+    if (auto path = environment::get("AUTOSCHED_PROFILES"); path && !environment::means_no_file(*path)) {
+      rec->profiles = *path;
+    }
     DecisionEngine::instance().connect([rec]() -> StateStore* { return rec->store(); }, &rec->logs);
     drive::attach(*rec);
     std::atexit(finish);

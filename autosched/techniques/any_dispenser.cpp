@@ -156,7 +156,10 @@ PreparedTechnique prepare_dispenser(AnyDispenser& out, const TechniqueSetup& set
       out.emplace<RandomChunks>(s, params.start, params.seed);
       break;
     case T::profiling:
-      out.emplace<Profiling>(s, ws.slots(s.workers));
+      // A profile with more blocks than anyone simulates is not recorded
+      // (profiling with tiny chunks over 2^62 iterations must not allocate).
+      out.emplace<Profiling>(s, ws.slots(s.workers),
+                             ws.blocks(Profiling::block_count(s) <= max_profile_blocks ? Profiling::block_count(s) : 0));
       break;
   }
   return result;

@@ -64,6 +64,12 @@ class Workspace {
     return plan_;
   }
 
+  /// `count` zeroed doubles owned by this workspace (profiling's block times).
+  std::span<double> blocks(std::int64_t count) {
+    blocks_.assign(static_cast<std::size_t>(count), 0.0);
+    return blocks_;
+  }
+
   /// A copy of `weights` owned by this workspace (no allocation once its
   /// capacity suffices).
   std::span<const double> copy_weights(const std::vector<double>& weights) {
@@ -77,6 +83,7 @@ class Workspace {
   SequencePlan plan_;
   std::optional<PlanKey> plan_key_;
   std::vector<double> weights_;
+  std::vector<double> blocks_;
 };
 
 struct TechniqueSetup {

@@ -3,6 +3,7 @@
 /// What a technique remembers about one loop from one instance to the next.
 /// Owned by that loop's record: two loops never share it (lb4omp.md §6.2 item 1).
 
+#include <autosched/techniques/cost_profile.hpp>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -32,6 +33,7 @@ struct AwfHistory {
 struct LoopMemory {
   AwfHistory awf;
   std::optional<Profile> profile;
+  std::optional<CostProfile> cost;  ///< the last complete profiling instance's blocks
 };
 
 }  // namespace autosched

@@ -9,12 +9,15 @@
 ///           iteration times),
 ///   h     = mean time between obtaining consecutive chunks minus the body
 ///           time (the scheduling overhead),
-/// which later instances of the same loop read. (LB4OMP writes a profile file
-/// its own reader cannot parse; ours stays with the loop, and the store keeps
-/// it across runs.)
+/// which later instances of the same loop read, and a CostProfile: each
+/// chunk's body time is its block's time, so the loop's memory also holds
+/// where the time goes along the iteration space (what `auto` simulates
+/// arms on; run with chunk = ⌈N / profile_blocks⌉ for that). (LB4OMP writes a
+/// profile file its own reader cannot parse; ours stays with the loop.)
 
 #include <autosched/core/index_range.hpp>
 #include <autosched/techniques/chunk_dispenser.hpp>
+#include <autosched/techniques/cost_profile.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/loop_shape.hpp>
 #include <autosched/techniques/worker_slot.hpp>
@@ -26,6 +29,13 @@
 
 namespace autosched {
 
+/// Blocks of a cost profile measured for `auto`: fine enough to show where
+/// an imbalanced loop spends its time, coarse enough that timing each chunk
+/// costs nothing (two clock reads per N/256 iterations).
+inline constexpr std::int64_t profile_blocks = 256;
+/// Beyond this many chunks a profiling instance records no CostProfile.
+inline constexpr std::int64_t max_profile_blocks = std::int64_t{1} << 20;
+
 class Profiling {
  public:
   static constexpr bool timed = true;
@@ -35,8 +45,11 @@ class Profiling {
     double overhead_ns;
   };
 
-  Profiling(const LoopShape& s, std::span<WorkerSlot> slots) noexcept
-      : n_(s.n), c_(min_chunk(s)), chunks_(ceil_div(s.n, c_)), slots_(slots) {}
+  /// `blocks` has ceil_div(n, max(chunk, 1)) entries: chunk k's body time.
+  Profiling(const LoopShape& s, std::span<WorkerSlot> slots, std::span<double> blocks) noexcept
+      : n_(s.n), c_(min_chunk(s)), chunks_(ceil_div(s.n, c_)), slots_(slots), blocks_(blocks) {}
+
+  [[nodiscard]] static std::int64_t block_count(const LoopShape& s) noexcept { return ceil_div(s.n, min_chunk(s)); }
 
   Worker worker(int id, std::int64_t) const noexcept { return {id, {}, 0}; }
 
@@ -53,6 +66,9 @@ class Profiling {
   }
 
   void completed(Worker& w, IndexRange c, const ChunkTiming& t) noexcept {
+    // Each chunk is one block, taken by exactly one worker; read after the join.
+    const auto k = static_cast<std::size_t>(c.begin / c_);
+    if (k < blocks_.size()) blocks_[k] = static_cast<double>(t.execution_ns());
     w.per_iteration.add(static_cast<double>(t.execution_ns()) / static_cast<double>(c.size()));
     w.overhead_ns += static_cast<double>(t.started_ns - t.requested_ns);
   }
@@ -71,7 +87,16 @@ class Profiling {
     }
     if (all.count == 0) return;
     const double sigma = all.sample_stddev() * std::sqrt(static_cast<double>(c_));
-    memory.profile = Profile{all.mean, sigma, overhead / static_cast<double>(all.count), all.count};
+    const double h = overhead / static_cast<double>(all.count);
+    memory.profile = Profile{all.mean, sigma, h, all.count};
+    // Only a complete profile (every chunk ran: not a cut or failed instance).
+    if (all.count == chunks_ && static_cast<std::int64_t>(blocks_.size()) == chunks_) {
+      try {
+        memory.cost = CostProfile::from_blocks(n_, {blocks_.begin(), blocks_.end()}, h);
+      } catch (...) {  // out of memory: the loop runs on without a cost profile
+        memory.cost.reset();
+      }
+    }
   }
 
  private:
@@ -79,6 +104,7 @@ class Profiling {
   std::int64_t c_;
   std::int64_t chunks_;
   std::span<WorkerSlot> slots_;
+  std::span<double> blocks_;
   alignas(64) std::atomic<std::int64_t> next_chunk_{0};
 };
 

@@ -169,7 +169,7 @@ TEST(PullGuard, ACatastrophicTrialIsCutAndItsRestRunsOnTheFallback) {
   std::vector<bool> cut;
   std::vector<std::string> technique;
   for (std::uint64_t k = 0; k < 6; ++k) {
-    const InstanceRecord r = run_charged_pulled("pull/guard", "auto,portfolio=static,ss", k);
+    const InstanceRecord r = run_charged_pulled("pull/guard", "auto,predict=no,portfolio=static,ss", k);
     cut.push_back(r.cut_short);
     technique.emplace_back(r.technique);
   }
@@ -187,7 +187,7 @@ TEST(PullGuard, ClaimingTrialsAndTimedFallbacks) {
   std::vector<bool> cut;
   std::vector<std::string> technique;
   for (std::uint64_t k = 0; k < 5; ++k) {  // warm-up, awf-b, the rnd:1 trial, then awf-b again
-    const InstanceRecord r = run_charged_pulled("pull/guard-claims", "auto,portfolio=awf-b,rnd:1", k);
+    const InstanceRecord r = run_charged_pulled("pull/guard-claims", "auto,predict=no,portfolio=awf-b,rnd:1", k);
     cut.push_back(r.cut_short);
     technique.emplace_back(r.technique);
   }

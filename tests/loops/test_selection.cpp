@@ -1,6 +1,7 @@
 // Selectors on real loops: every selector by name, the default `auto`, and
 // the guard that cuts a catastrophic trial and finishes it on the best arm
 // — with every iteration still run exactly once.
+#include <autosched/drive/loop.hpp>
 #include <autosched/loops/loops.hpp>
 #include <autosched/select/selector_config.hpp>
 
@@ -54,11 +55,20 @@ INSTANTIATE_TEST_SUITE_P(Selectors, EverySelector,
                          testing::param_name);
 
 TEST(Selection, AutoIsTheDefault) {
-  run_checked("selection/default", "", 5000, 3);
+  run_checked("selection/default", "", 5000, 1);
   const auto r = last_instance("selection/default");
   EXPECT_EQ(r->selector, "auto");
-  EXPECT_TRUE(r->explored);  // still sweeping after three instances
+  EXPECT_EQ(r->technique, "profiling");  // the first instance measures where the time goes
+  EXPECT_TRUE(r->explored);
+  // The profile reached the loop's memory, one block per chunk of ⌈N/256⌉.
+  const auto memory = drive::find_loop("selection/default")->memory();
+  ASSERT_TRUE(memory.cost.has_value());
+  EXPECT_EQ(memory.cost->n(), 5000);
+  EXPECT_EQ(memory.cost->block_size(), 20);
 }
+
+// The guard tests below switch prediction off: they need a blind trial of a
+// catastrophic arm, which a predicting `auto` never runs.
 
 // The guard in virtual time (tests/drive/virtual_time.hpp): every chunk costs 1 µs of
 // hand-out plus 1 ns per iteration. On 2^16 iterations static runs one chunk
@@ -90,7 +100,7 @@ TEST(Selection, GuardCutsACatastrophicTrialOnARealLoop) {
   std::vector<bool> cut;
   std::vector<std::string> technique;
   for (int k = 0; k < 6; ++k) {
-    run_charged(loop, "auto,portfolio=static,ss");
+    run_charged(loop, "auto,predict=no,portfolio=static,ss");
     const auto r = last_instance(loop);
     cut.push_back(r->cut_short);
     technique.emplace_back(r->technique);
@@ -115,7 +125,7 @@ TEST(Selection, GuardWorksForClaimingDispensersAndTimedFallbacks) {
   std::vector<bool> cut;
   std::vector<std::string> technique;
   for (int k = 0; k < 5; ++k) {  // warm-up, awf-b, the rnd:1 trial, then awf-b again
-    run_charged(loop, "auto,portfolio=awf-b,rnd:1");
+    run_charged(loop, "auto,predict=no,portfolio=awf-b,rnd:1");
     const auto r = last_instance(loop);
     cut.push_back(r->cut_short);
     technique.emplace_back(r->technique);

@@ -84,11 +84,24 @@ TEST(SelectorConfig, ParsesSelectorsKeysAndPortfolios) {
   c = parse_selector("auto:sarsa,rewards=0.1:-1:-3,alpha=0.3,decay=step", "test");
   EXPECT_DOUBLE_EQ(c.rl.r_minus, -3);
   EXPECT_EQ(c.rl.decay, RlDecay::step);
+  c = parse_selector("auto,predict=no,margin=0.05,trials=3", "test");
+  EXPECT_FALSE(c.automatic.predict);
+  EXPECT_DOUBLE_EQ(c.automatic.margin, 0.05);
+  EXPECT_EQ(c.automatic.max_trials, 3);
+  EXPECT_TRUE(parse_selector("auto", "test").automatic.predict);
+}
+
+TEST(SelectorConfig, RejectsBadPredictionKeys) {
+  EXPECT_THROW(parse_selector("auto,predict=maybe", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,margin=-1", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,trials=1", "test"), Error);
+  EXPECT_THROW(parse_selector("auto:qlearn,predict=no", "test"), Error);  // an auto key only
 }
 
 TEST(SelectorConfig, PortfoliosForAContext) {
   const Context ctx{std::int64_t{1} << 20, 4, {}};
-  EXPECT_EQ(selector_portfolio(parse_selector("auto", "t"), ctx).size(), 12u);
+  EXPECT_EQ(selector_portfolio(parse_selector("auto", "t"), ctx).size(), 24u);  // auto_portfolio()
+  EXPECT_EQ(selector_portfolio(parse_selector("auto:exhaustive", "t"), ctx).size(), 12u);
   const auto expert = selector_portfolio(parse_selector("auto,chunk=expert", "t"), ctx);
   EXPECT_TRUE(expert[3].expert_chunk);
   // N/(2^(i−1)P), i = 1..⌊log2(N/P)⌋ − 1: N/P = 2^18 → 17 arms, 2^18 down to 4.

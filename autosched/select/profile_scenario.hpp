@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// Trace-driven select-sim scenarios: a cost profile measured on a real loop
+/// (AUTOSCHED_PROFILES=<file> records one per profiling instance) replayed
+/// at any worker count. Each arm's time per step is its simulated loop time
+/// (techniques/loop_simulator.hpp) with lognormal noise, so every selector
+/// can be compared at 20, 56 or 128 cores on the loops of this machine's
+/// apps. The results are simulated; every table that shows them says so.
+///
+///   for (const RecordedProfile& r : read_profiles(text, "apps.tsv"))
+///     Scenario s = profile_scenario(r.loop + "@56", r.profile, {.workers = 56}, auto_portfolio());
+
+#include <autosched/select/arm.hpp>
+#include <autosched/select/scenario.hpp>
+#include <autosched/techniques/cost_profile.hpp>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autosched {
+
+/// One line of an AUTOSCHED_PROFILES file: `loop<TAB>P<TAB>n h block…`.
+struct RecordedProfile {
+  std::string loop;
+  int workers = 1;  ///< P of the run that measured it
+  CostProfile profile;
+};
+
+/// Every profile in `text`; blank lines and `#` comments are skipped. Throws
+/// autosched::Error naming `origin` and the line on a malformed one.
+std::vector<RecordedProfile> read_profiles(std::string_view text, std::string_view origin);
+
+struct ProfileScenarioOptions {
+  int workers = 1;
+  std::span<const double> speeds{};  ///< per worker; empty: all equal
+  int steps = 200;
+  double noise = 0.03;  ///< relative spread of every step's time
+};
+
+/// A scenario whose arms are `arms` with times simulated on `profile`.
+/// Throws autosched::Error when the options are out of range.
+Scenario profile_scenario(std::string name, const CostProfile& profile, const ProfileScenarioOptions& options,
+                          const Portfolio& arms);
+
+}  // namespace autosched

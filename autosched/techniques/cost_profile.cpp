@@ -1,0 +1,120 @@
+#include <autosched/core/error.hpp>
+#include <autosched/techniques/cost_profile.hpp>
+#include <autosched/techniques/loop_shape.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace autosched {
+
+CostProfile CostProfile::from_blocks(std::int64_t n, std::vector<double> block_ns, double overhead_ns) {
+  const auto blocks = static_cast<std::int64_t>(block_ns.size());
+  if (n < 1) detail::throw_error("cost profile: n = " + std::to_string(n) + ", expected at least one iteration");
+  if (blocks < 1) detail::throw_error("cost profile: no blocks");
+  const std::int64_t size = ceil_div(n, blocks);
+  if ((blocks - 1) * size >= n) {
+    detail::throw_error("cost profile: " + std::to_string(blocks) + " blocks of " + std::to_string(size) +
+                        " iterations leave the last one empty at n = " + std::to_string(n));
+  }
+  if (!std::isfinite(overhead_ns) || overhead_ns < 0) {
+    detail::throw_error("cost profile: overhead " + std::to_string(overhead_ns) + " ns, expected a finite value >= 0");
+  }
+  CostProfile p;
+  p.n_ = n;
+  p.block_size_ = size;
+  p.overhead_ns_ = overhead_ns;
+  p.prefix_.resize(block_ns.size() + 1, 0.0);
+  for (std::size_t b = 0; b < block_ns.size(); ++b) {
+    if (!std::isfinite(block_ns[b]) || block_ns[b] < 0) {
+      detail::throw_error("cost profile: block " + std::to_string(b) + " costs " + std::to_string(block_ns[b]) +
+                          " ns, expected a finite value >= 0");
+    }
+    p.prefix_[b + 1] = p.prefix_[b] + block_ns[b];
+  }
+  p.block_ns_ = std::move(block_ns);
+  return p;
+}
+
+CostProfile CostProfile::uniform(std::int64_t n, double mu_ns, double overhead_ns, int blocks) {
+  const std::int64_t b = std::clamp<std::int64_t>(blocks, 1, std::max<std::int64_t>(n, 1));
+  const std::int64_t size = ceil_div(n, b);
+  const std::int64_t used = ceil_div(n, size);  // every block non-empty
+  std::vector<double> times(static_cast<std::size_t>(used));
+  for (std::int64_t i = 0; i < used; ++i) {
+    times[static_cast<std::size_t>(i)] = mu_ns * static_cast<double>(std::min(size, n - i * size));
+  }
+  return from_blocks(n, std::move(times), overhead_ns);
+}
+
+double CostProfile::before(std::int64_t x) const noexcept {
+  if (x <= 0) return 0.0;
+  if (x >= n_) return total_ns();
+  const std::int64_t b = x / block_size_;
+  const std::int64_t first = b * block_size_;
+  const std::int64_t size = std::min(block_size_, n_ - first);
+  return prefix_[static_cast<std::size_t>(b)] +
+         block_ns_[static_cast<std::size_t>(b)] * static_cast<double>(x - first) / static_cast<double>(size);
+}
+
+double CostProfile::cost(IndexRange r) const noexcept {
+  if (r.empty()) return 0.0;
+  return before(r.end) - before(r.begin);
+}
+
+CostProfile CostProfile::scaled(double factor) const {
+  CostProfile p = *this;
+  for (double& t : p.block_ns_) t *= factor;
+  for (double& t : p.prefix_) t *= factor;
+  return p;
+}
+
+std::vector<double> CostProfile::shares(int parts) const {
+  std::vector<double> out(static_cast<std::size_t>(parts), 0.0);
+  const double total = total_ns();
+  if (total <= 0) return out;
+  for (int i = 0; i < parts; ++i) {
+    const std::int64_t a = n_ * i / parts, b = n_ * (i + 1) / parts;
+    out[static_cast<std::size_t>(i)] = cost({a, b}) / total;
+  }
+  return out;
+}
+
+double CostProfile::shape_distance(const CostProfile& other) const {
+  if (empty() || other.empty()) return 1.0;
+  const int parts = static_cast<int>(std::min(block_ns_.size(), other.block_ns_.size()));
+  const std::vector<double> a = shares(parts), b = other.shares(parts);
+  double l1 = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) l1 += std::abs(a[i] - b[i]);
+  return std::min(1.0, l1 / 2.0);
+}
+
+std::string CostProfile::text() const {
+  std::ostringstream out;
+  out.precision(6);
+  out << n_ << ' ' << overhead_ns_;
+  for (const double t : block_ns_) out << ' ' << t;
+  return out.str();
+}
+
+CostProfile CostProfile::parse(std::string_view text, std::string_view origin) {
+  std::istringstream in{std::string(text)};
+  std::int64_t n = 0;
+  double h = 0;
+  if (!(in >> n >> h)) {
+    detail::throw_error(std::string(origin) + ": a cost profile starts with `n h`, got '" +
+                        std::string(text.substr(0, 40)) + "'");
+  }
+  std::vector<double> blocks;
+  for (double t; in >> t;) blocks.push_back(t);
+  if (!in.eof()) {
+    detail::throw_error(std::string(origin) + ": block " + std::to_string(blocks.size()) + " is not a number");
+  }
+  try {
+    return from_blocks(n, std::move(blocks), h);
+  } catch (const Error& e) {
+    detail::throw_error(std::string(origin) + ": " + e.what());
+  }
+}
+
+}  // namespace autosched

@@ -1,0 +1,78 @@
+#pragma once
+/// @file
+/// CostProfile: where the time of one loop instance goes along its iteration
+/// space, in equal blocks of iterations, plus the scheduling overhead h per
+/// chunk. The `profiling` technique measures it (one timed chunk per block,
+/// so it costs one dynamic instance), the loop simulator replays it, and
+/// `auto` compares two of them to tell whether a stored loop is the same
+/// loop as today's.
+///
+///   CostProfile p = CostProfile::from_blocks(n, {4e3, 1e3, 1e3, 2e3}, /*h=*/80);
+///   double t = p.cost({0, n / 2});   // body time of the first half
+///
+/// Blocks cover [b·s, min((b+1)·s, n)) with s = ⌈n / blocks⌉; a range that
+/// cuts a block is charged the block's time in proportion to the iterations
+/// it covers (iterations inside a block are taken as equally costly).
+
+#include <autosched/core/index_range.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace autosched {
+
+class CostProfile {
+ public:
+  CostProfile() = default;
+
+  /// `block_ns[b]`: body time of block b (ns); the block size is ⌈n / blocks⌉.
+  /// Throws autosched::Error when n < 1, there are no blocks, more blocks
+  /// than n allows (every block must hold an iteration), or a time is
+  /// negative or not finite.
+  static CostProfile from_blocks(std::int64_t n, std::vector<double> block_ns, double overhead_ns);
+
+  /// The same loop shape at `n` iterations, each iteration costing `mu_ns`.
+  static CostProfile uniform(std::int64_t n, double mu_ns, double overhead_ns, int blocks = 64);
+
+  [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
+  [[nodiscard]] std::int64_t n() const noexcept { return n_; }
+  [[nodiscard]] std::int64_t block_size() const noexcept { return block_size_; }
+  [[nodiscard]] const std::vector<double>& block_ns() const noexcept { return block_ns_; }
+  [[nodiscard]] double overhead_ns() const noexcept { return overhead_ns_; }
+  /// Σ of every block: the loop's body time on one worker.
+  [[nodiscard]] double total_ns() const noexcept { return prefix_.empty() ? 0.0 : prefix_.back(); }
+
+  /// Body time of iterations [r.begin, r.end) (clamped to [0, n)). O(1).
+  [[nodiscard]] double cost(IndexRange r) const noexcept;
+
+  /// The same shape with every time multiplied by `factor` (a slower run).
+  [[nodiscard]] CostProfile scaled(double factor) const;
+
+  /// How differently two profiles spread their time over the iteration
+  /// space: half the L1 distance between their normalised block shares
+  /// (after regridding to the coarser of the two), in [0, 1]. 0: the same
+  /// shape; 1: disjoint. Level (total time) is not compared: see total_ns().
+  [[nodiscard]] double shape_distance(const CostProfile& other) const;
+
+  /// One line, `n h b0 b1 …`, read back by parse(); the store and the
+  /// profile files use it.
+  [[nodiscard]] std::string text() const;
+  /// Throws autosched::Error naming `origin` on a malformed line.
+  static CostProfile parse(std::string_view text, std::string_view origin);
+
+ private:
+  /// Body time of iterations [0, x).
+  [[nodiscard]] double before(std::int64_t x) const noexcept;
+  /// Shares of the total time in `parts` equal slices of the iteration space.
+  [[nodiscard]] std::vector<double> shares(int parts) const;
+
+  std::int64_t n_ = 0;
+  std::int64_t block_size_ = 1;
+  double overhead_ns_ = 0;
+  std::vector<double> block_ns_;
+  std::vector<double> prefix_;  ///< prefix_[b] = Σ block_ns_[0..b), size blocks + 1
+};
+
+}  // namespace autosched

@@ -1,0 +1,157 @@
+// `auto` with loop arms: it profiles first, ranks every arm by simulation,
+// tries only the shortlist (the planted best first), and a warm start on
+// the same loop explores nothing. Deterministic: outcomes are computed, and
+// the trace-driven scenarios are the select-sim ones.
+#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/profile_scenario.hpp>
+#include <autosched/select/selector_config.hpp>
+#include <autosched/select/simulation.hpp>
+#include <autosched/techniques/loop_simulator.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace autosched {
+namespace {
+
+TechniqueSpec arm(std::string_view text) { return parse_technique_spec(text, "test"); }
+
+/// 4096 iterations; the first 512 cost 100× the others. Only small chunks
+/// spread that head over the workers: static, gss and fac2 all hand it to
+/// one worker (their first chunk holds it), ss:16 cuts it into 32 chunks.
+CostProfile heavy_head() {
+  std::vector<double> blocks(64);
+  for (std::size_t b = 0; b < blocks.size(); ++b) blocks[b] = (b < 8 ? 100.0 : 1.0) * 64 * 100;
+  return CostProfile::from_blocks(4096, blocks, 5);
+}
+
+Portfolio four_arms() { return {arm("static"), arm("gss"), arm("fac2"), arm("ss:16")}; }
+
+Outcome measured(double ns, const CostProfile* profile = nullptr) {
+  Outcome o;
+  o.time_ns = ns;
+  o.metrics.loop_time_ns = ns;
+  o.profile = profile;
+  return o;
+}
+
+TEST(AutoPrediction, ProfilesFirstThenRunsThePlantedBestArm) {
+  AutoSelector s(four_arms(), {});
+  const Context context{4096, 4, {}};
+  const Decision first = s.choose(context);
+  EXPECT_TRUE(first.profile);
+  EXPECT_TRUE(first.exploring);
+  const CostProfile profile = heavy_head();
+  s.observe(first, measured(1e6, &profile));
+
+  ASSERT_EQ(s.predicted().size(), 4u);
+  const auto best = std::min_element(s.predicted().begin(), s.predicted().end()) - s.predicted().begin();
+  EXPECT_EQ(best, 3);  // ss:16
+  ASSERT_FALSE(s.shortlist().empty());
+  EXPECT_EQ(s.shortlist().front(), 3);
+  EXPECT_GT(s.last_ranking_ns(), 0);
+
+  const Decision next = s.choose(context);
+  EXPECT_FALSE(next.profile);
+  EXPECT_EQ(next.arm, 3);
+  EXPECT_FALSE(next.exploring);  // the prediction, not a trial
+}
+
+TEST(AutoPrediction, ArmsFarFromTheBestPredictionAreNeverRunBlind) {
+  // Outcomes are the simulated times: arms outside the shortlist never run.
+  const Portfolio arms = four_arms();
+  const CostProfile profile = heavy_head();
+  AutoSelector s(arms, {});
+  const Context context{4096, 4, {}};
+  std::vector<int> runs(arms.size(), 0);
+  int exploring = 0;
+  for (int t = 0; t < 100; ++t) {
+    const Decision d = s.choose(context);
+    exploring += d.exploring ? 1 : 0;
+    if (d.profile) {
+      s.observe(d, measured(1e6, &profile));
+      continue;
+    }
+    ++runs[static_cast<std::size_t>(d.arm)];
+    s.observe(d, measured(simulate_loop(profile, arms[static_cast<std::size_t>(d.arm)], {.workers = 4}).time_ns));
+  }
+  const std::vector<int>& shortlist = s.shortlist();
+  for (std::size_t a = 0; a < arms.size(); ++a) {
+    const bool listed = std::find(shortlist.begin(), shortlist.end(), static_cast<int>(a)) != shortlist.end();
+    if (!listed) {
+      EXPECT_EQ(runs[a], 0) << arms[a].label();
+    }
+  }
+  EXPECT_EQ(s.best_arm(), 3);
+  EXPECT_GE(runs[3], 95);
+  EXPECT_LE(exploring, 2);  // the profile and the second-best's one trial
+}
+
+TEST(AutoPrediction, WithoutAProfileItSweeps) {
+  // A front-end that cannot profile returns no profile: every arm is tried.
+  AutoSelector s(four_arms(), {});
+  const Context context{4096, 4, {}};
+  const Decision first = s.choose(context);
+  ASSERT_TRUE(first.profile);
+  s.observe(first, measured(1e6));
+  std::vector<int> seen;
+  for (int t = 0; t < 4; ++t) {
+    const Decision d = s.choose(context);
+    EXPECT_FALSE(d.profile);
+    seen.push_back(d.arm);
+    s.observe(d, measured(1e6 + 1e5 * d.arm));
+  }
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(AutoPrediction, TooSmallALoopIsNotProfiled) {
+  AutoSelector s(four_arms(), {});
+  EXPECT_FALSE(s.choose(Context{3, 4, {}}).profile);
+}
+
+SelectorConfig auto_config() { return parse_selector("auto", "test"); }
+
+TEST(AutoPrediction, TraceDrivenScenarioCostsAndProfile) {
+  const CostProfile profile = heavy_head();
+  const Scenario s = profile_scenario("head@4", profile, {.workers = 4, .steps = 50}, four_arms());
+  ASSERT_EQ(s.arms.size(), 4u);
+  EXPECT_DOUBLE_EQ(s.arms[3].time_ms.start, simulate_loop(profile, arm("ss:16"), {.workers = 4}).time_ns / 1e6);
+  EXPECT_GT(s.profiling_ms, 0);
+  ASSERT_TRUE(s.profile.has_value());
+  EXPECT_EQ(s.iterations, 4096);
+}
+
+TEST(AutoPrediction, ColdRunOnAProfileScenarioExploresLittle) {
+  const Scenario s = profile_scenario("head@4", heavy_head(), {.workers = 4, .steps = 200}, auto_portfolio());
+  const SimulationResult r = simulate(s, auto_config(), 7);
+  EXPECT_LE(r.exploration_share, 0.05);
+  EXPECT_LT(r.regret_vs_fixed_pct(), 5.0);
+}
+
+TEST(AutoPrediction, WarmStartOnTheSameLoopExploresNothing) {
+  const Scenario s = profile_scenario("head@4", heavy_head(), {.workers = 4, .steps = 200}, auto_portfolio());
+  const SimulationResult cold = simulate(s, auto_config(), 7);
+  ASSERT_FALSE(cold.state.empty());
+  const SimulationResult warm = simulate(s, auto_config(), 8, 0, cold.state);
+  EXPECT_EQ(warm.exploration_share, 0.0);
+  EXPECT_LT(warm.regret_vs_fixed_pct(), 1.0);
+  // It ran the cold run's best from the first step on.
+  EXPECT_EQ(warm.choices.front(), cold.choices.back());
+}
+
+TEST(AutoPrediction, WarmStartOnAnotherLoopProfilesAndRanksAgain) {
+  const Scenario head = profile_scenario("head", heavy_head(), {.workers = 4, .steps = 200}, auto_portfolio());
+  // The same portfolio on a uniform, 10× costlier loop: the stored times do
+  // not match, so the run profiles instead of trusting the store.
+  const Scenario flat =
+      profile_scenario("flat", CostProfile::uniform(4096, 1000.0, 5), {.workers = 4, .steps = 200}, auto_portfolio());
+  const SimulationResult cold = simulate(head, auto_config(), 7);
+  const SimulationResult warm = simulate(flat, auto_config(), 8, 0, cold.state);
+  EXPECT_LE(warm.exploration_share, 0.05);
+  EXPECT_LT(warm.regret_vs_fixed_pct(), 5.0);
+}
+
+}  // namespace
+}  // namespace autosched

@@ -1,0 +1,166 @@
+// The loop simulator against schedules worked out by hand on tiny profiles
+// (8 iterations, 2 workers, every iteration simulated), then its
+// granularity: a coarse simulation of a large loop keeps the overhead of
+// tiny chunks and the end-of-loop imbalance.
+#include <autosched/core/error.hpp>
+#include <autosched/techniques/loop_simulator.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace autosched {
+namespace {
+
+TechniqueSpec arm(std::string_view text) { return parse_technique_spec(text, "test"); }
+
+/// One block per iteration, times in µs → ns.
+CostProfile per_iteration(std::vector<double> micros, double h_ns = 0) {
+  for (double& t : micros) t *= 1000;
+  const auto n = static_cast<std::int64_t>(micros.size());
+  return CostProfile::from_blocks(n, std::move(micros), h_ns);
+}
+
+LoopSimulationOptions exact(int p) { return {.workers = p, .max_units = 0}; }
+
+TEST(CostProfile, RangeCostInterpolatesInsideBlocks) {
+  const CostProfile p = CostProfile::from_blocks(10, {40, 20, 10}, 5);  // blocks of 4, 4, 2
+  EXPECT_EQ(p.block_size(), 4);
+  EXPECT_DOUBLE_EQ(p.total_ns(), 70);
+  EXPECT_DOUBLE_EQ(p.cost({0, 4}), 40);
+  EXPECT_DOUBLE_EQ(p.cost({2, 6}), 20 + 10);  // half of block 0, half of block 1
+  EXPECT_DOUBLE_EQ(p.cost({9, 10}), 5);       // the short last block: 2 iterations
+  EXPECT_DOUBLE_EQ(p.cost({0, 100}), 70);     // clamped
+  EXPECT_DOUBLE_EQ(p.cost({3, 3}), 0);
+}
+
+TEST(CostProfile, RejectsWhatNoMeasurementGives) {
+  EXPECT_THROW(CostProfile::from_blocks(0, {1}, 0), Error);
+  EXPECT_THROW(CostProfile::from_blocks(4, {}, 0), Error);
+  EXPECT_THROW(CostProfile::from_blocks(4, {1, -1}, 0), Error);
+  EXPECT_THROW(CostProfile::from_blocks(4, {1, 2, 3, 4, 5}, 0), Error);  // a block without iterations
+  EXPECT_THROW(CostProfile::from_blocks(4, {1}, -3), Error);
+  EXPECT_THROW(CostProfile::parse("12 abc", "profile.txt"), Error);
+  EXPECT_THROW(CostProfile::parse("8 0 1 x", "profile.txt"), Error);
+}
+
+TEST(CostProfile, TextRoundTrip) {
+  const CostProfile p = CostProfile::from_blocks(10, {40, 20, 10}, 5);
+  const CostProfile q = CostProfile::parse(p.text(), "text");
+  EXPECT_EQ(q.n(), 10);
+  EXPECT_EQ(q.block_ns(), p.block_ns());
+  EXPECT_DOUBLE_EQ(q.overhead_ns(), 5);
+}
+
+TEST(CostProfile, ShapeDistanceIgnoresLevelAndSeesWhereTimeGoes) {
+  const CostProfile rising = CostProfile::from_blocks(4, {1, 2, 3, 4}, 0);
+  EXPECT_NEAR(rising.shape_distance(rising.scaled(7)), 0.0, 1e-12);
+  const CostProfile falling = CostProfile::from_blocks(4, {4, 3, 2, 1}, 0);
+  // shares .1 .2 .3 .4 against .4 .3 .2 .1: L1 = .3+.1+.1+.3 = .8, half = .4
+  EXPECT_NEAR(rising.shape_distance(falling), 0.4, 1e-12);
+  EXPECT_NEAR(CostProfile::from_blocks(2, {1, 0}, 0).shape_distance(CostProfile::from_blocks(2, {0, 1}, 0)), 1.0,
+              1e-12);
+}
+
+TEST(LoopSimulator, StaticBlocksByHand) {
+  // static: worker 0 runs [0,4), worker 1 runs [4,8), one dispatch each (h = 10 ns).
+  const CostProfile p = per_iteration({1, 1, 1, 1, 2, 2, 2, 2}, 10);
+  const SimulatedInstance s = simulate_loop(p, arm("static"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 4010);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 8010);
+  EXPECT_DOUBLE_EQ(s.time_ns, 8010);
+  EXPECT_EQ(s.chunks, 2);
+}
+
+TEST(LoopSimulator, SelfSchedulingByHand) {
+  // ss: the earliest free worker takes the next iteration (ties: lower id).
+  //   t=0 w0 takes 0 (4) → 4;  w1 takes 1 → 1, 2 → 2, 3 → 3, 4 → 4;
+  //   t=4 w0 takes 5 → 5, w1 takes 6 → 5;  t=5 w0 takes 7 (2) → 7, w1 ends at 5.
+  const CostProfile p = per_iteration({4, 1, 1, 1, 1, 1, 1, 2});
+  const SimulatedInstance s = simulate_loop(p, arm("ss"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 7000);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 5000);
+  EXPECT_DOUBLE_EQ(s.time_ns, 7000);
+  EXPECT_EQ(s.chunks, 8);
+}
+
+TEST(LoopSimulator, GuidedByHand) {
+  // gss: ⌈R/P⌉ → [0,4) [4,6) [6,7) [7,8).  w0 takes [0,4) → 4; w1 [4,6) → 2,
+  // [6,7) → 3, [7,8) → 4.
+  const CostProfile p = per_iteration({1, 1, 1, 1, 1, 1, 1, 1});
+  const SimulatedInstance s = simulate_loop(p, arm("gss"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 4000);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 4000);
+  EXPECT_EQ(s.chunks, 4);
+}
+
+TEST(LoopSimulator, Fac2ByHand) {
+  // fac2: batches of P chunks of ⌈N/(P·2^(j+1))⌉ → 2 2 | 1 1 | 1 1.
+  //   w0 takes [0,2) (3+3) → 6;  w1 takes [2,4) → 2, then [4,5) → 3, [5,6) → 4,
+  //   [6,7) → 5, [7,8) → 6.
+  const CostProfile p = per_iteration({3, 3, 1, 1, 1, 1, 1, 1});
+  const SimulatedInstance s = simulate_loop(p, arm("fac2"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 6000);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 6000);
+  EXPECT_EQ(s.chunks, 6);
+}
+
+TEST(LoopSimulator, WorkerSpeedsDivideBodyTime) {
+  const CostProfile p = per_iteration({1, 1, 1, 1, 1, 1, 1, 1});
+  const std::vector<double> speeds{1.0, 2.0};
+  const SimulatedInstance s = simulate_loop(p, arm("static"), {.workers = 2, .speeds = speeds, .max_units = 0});
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 4000);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 2000);
+  // Self-scheduling gives the fast worker more: w1 runs 5 or 6 iterations.
+  const SimulatedInstance d = simulate_loop(p, arm("ss"), {.workers = 2, .speeds = speeds, .max_units = 0});
+  EXPECT_LT(d.time_ns, s.time_ns);
+}
+
+TEST(LoopSimulator, CoarseUnitsKeepTheOverheadOfTinyChunks) {
+  // 10^6 iterations of 1 ns with h = 10 ns: ss,chunk=1 costs ≈ (1 + 10)·n/P;
+  // simulated in ≤ 1024 units, each unit is charged its ~977 dispatches.
+  const std::int64_t n = 1'000'000;
+  const CostProfile p = CostProfile::uniform(n, 1.0, 10.0);
+  const double expected = 11.0 * static_cast<double>(n) / 2;
+  const SimulatedInstance s = simulate_loop(p, arm("ss"), {.workers = 2});
+  EXPECT_NEAR(s.time_ns / expected, 1.0, 0.02);
+  EXPECT_NEAR(static_cast<double>(s.chunks), static_cast<double>(n), n * 0.01);
+  // A chunk of 4096 iterations is a few units: overhead is negligible.
+  const SimulatedInstance c = simulate_loop(p, arm("ss:4096"), {.workers = 2});
+  EXPECT_NEAR(c.time_ns / (static_cast<double>(n) / 2), 1.0, 0.01);
+}
+
+TEST(LoopSimulator, CoarseMatchesExactOnAnImbalancedLoop) {
+  // Costs rising along the loop: coarse and exact simulations agree within 3%
+  // (tss and af, whose chunk sizes change at every chunk, differ most).
+  const std::int64_t n = 20'000;
+  std::vector<double> blocks(200);
+  for (std::size_t b = 0; b < blocks.size(); ++b) blocks[b] = 100.0 * static_cast<double>(b + 1);
+  const CostProfile p = CostProfile::from_blocks(n, blocks, 50);
+  for (const char* name : {"static", "gss", "fac2", "tss", "ss:16", "awf-b", "af", "static-steal", "mfsc"}) {
+    const double coarse = simulate_loop(p, arm(name), {.workers = 4, .max_units = 1024}).time_ns;
+    const double fine = simulate_loop(p, arm(name), {.workers = 4, .max_units = 0}).time_ns;
+    EXPECT_NEAR(coarse / fine, 1.0, 0.03) << name;
+  }
+}
+
+TEST(LoopSimulator, EveryTechniqueRunsAndNoneBeatsPerfectBalance) {
+  const CostProfile p = CostProfile::from_blocks(4096, std::vector<double>(64, 1000.0), 20);
+  for (const TechniqueInfo& t : technique_catalogue()) {
+    const SimulatedInstance s = simulate_loop(p, TechniqueSpec{.technique = t.id, .chunk = 0, .expert_chunk = false, .params = {}}, {.workers = 4, .instances = 2});
+    EXPECT_GE(s.time_ns, p.total_ns() / 4) << t.name;
+    EXPECT_GE(s.chunks, 1) << t.name;
+  }
+}
+
+TEST(LoopSimulator, RejectsBadOptions) {
+  const CostProfile p = per_iteration({1, 1});
+  EXPECT_THROW(simulate_loop(CostProfile{}, arm("ss"), exact(2)), Error);
+  EXPECT_THROW(simulate_loop(p, arm("ss"), exact(0)), Error);
+  const std::vector<double> one{1.0}, negative{1.0, -1.0};
+  EXPECT_THROW(simulate_loop(p, arm("ss"), {.workers = 2, .speeds = one}), Error);
+  EXPECT_THROW(simulate_loop(p, arm("ss"), {.workers = 2, .speeds = negative}), Error);
+}
+
+}  // namespace
+}  // namespace autosched
