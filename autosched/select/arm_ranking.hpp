@@ -11,13 +11,16 @@
 #include <autosched/select/arm.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
+#include <span>
 #include <vector>
 
 namespace autosched {
 
-/// Predicted loop time (ns) of each arm with `workers` workers. An arm the
-/// simulator cannot run gets +infinity (never tried on a prediction).
-std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profile, int workers);
+/// Predicted loop time (ns) of each arm with `workers` workers (relative
+/// `speeds`, one per worker, or empty: all equal). An arm the simulator
+/// cannot run gets +infinity (never tried on a prediction).
+std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profile, int workers,
+                                 std::span<const double> speeds = {});
 
 /// Arm indices by predicted time, lowest first (ties: lower index first).
 std::vector<int> rank_by(const std::vector<double>& predicted);

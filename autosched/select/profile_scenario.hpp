@@ -32,11 +32,25 @@ struct RecordedProfile {
 /// autosched::Error naming `origin` and the line on a malformed one.
 std::vector<RecordedProfile> read_profiles(std::string_view text, std::string_view origin);
 
+/// One profile per (loop, P): the block-wise mean of that loop's profiles
+/// (a loop profiled at several instances), in order of first appearance.
+/// Profiles of one loop with another n or block count than its first are
+/// skipped (another input size is another loop for the simulator).
+std::vector<RecordedProfile> average_profiles(const std::vector<RecordedProfile>& profiles);
+
+/// Reads `path` (an AUTOSCHED_PROFILES file) and averages it; throws
+/// autosched::Error naming the file when it cannot be read, is malformed or
+/// holds no profile.
+std::vector<RecordedProfile> load_profiles(const std::string& path);
+
 struct ProfileScenarioOptions {
   int workers = 1;
   std::span<const double> speeds{};  ///< per worker; empty: all equal
   int steps = 200;
-  double noise = 0.03;  ///< relative spread of every step's time
+  /// Run-to-run spread of a step: mostly shared by every arm (the machine is
+  /// slower at that step), a little each arm's own.
+  double noise = 0.01;
+  double common_noise = 0.03;
 };
 
 /// A scenario whose arms are `arms` with times simulated on `profile`.

@@ -10,6 +10,7 @@
 ///   description The best arm changes at half time
 ///   steps       500                 # default run length
 ///   noise       0.05                # relative spread of every cost (lognormal)
+///   common-noise 0.03               # and of a factor all arms share at a step
 ///   workers     8                   # P, for context and chunk arms
 ///   iterations  262144              # N
 ///   cold        2 30                # the first 2 instances cost 30× (any arm)
@@ -54,6 +55,10 @@ struct Scenario {
   std::string description;
   int steps = 500;
   double noise = 0.05;
+  /// Relative spread of a factor shared by every arm at a step (the machine
+  /// was slower at that step, whatever ran): moves the per-step Oracle and
+  /// every arm together.
+  double common_noise = 0;
   int cold_steps = 0;  ///< instances at the start of a run that pay a cold start
   double cold_factor = 1;
   double outlier_rate = 0;  ///< share of measurements hit by an interruption

@@ -87,6 +87,10 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       auto v = words.size() == 2 ? text::to_double(words[1]) : std::nullopt;
       if (!v || *v < 0 || *v > 5) detail::throw_error(where + ": noise expects one number in [0, 5]");
       s.noise = *v;
+    } else if (key == "common-noise") {
+      auto v = words.size() == 2 ? text::to_double(words[1]) : std::nullopt;
+      if (!v || *v < 0 || *v > 5) detail::throw_error(where + ": common-noise expects one number in [0, 5]");
+      s.common_noise = *v;
     } else if (key == "cold" || key == "outliers") {
       const bool cold = key == "cold";
       const double first = words.size() == 3 ? text::to_double(words[1]).value_or(-1) : -1;
@@ -126,7 +130,7 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       s.arms.push_back(a);
     } else {
       detail::throw_error(where + ": unknown key '" + key +
-                          "'; expected name, description, steps, noise, cold, outliers, workers, iterations or arm");
+                          "'; expected name, description, steps, noise, common-noise, cold, outliers, workers, iterations or arm");
     }
   }
   if (s.arms.empty()) detail::throw_error(std::string(origin) + ": a scenario needs at least one arm");
@@ -141,9 +145,15 @@ std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t
   std::vector<std::vector<double>> cost(static_cast<std::size_t>(steps), std::vector<double>(s.arms.size()));
   // Lognormal with mean 1: exp(σZ − σ²/2).
   const double sigma = std::sqrt(std::log(1.0 + s.noise * s.noise));
+  // The shared factor has its own stream: scenarios without it draw exactly
+  // what they drew before it existed.
+  std::mt19937_64 common_rng(seed * 0xbf58476d1ce4e5b9ULL + 29);
+  const double common_sigma = std::sqrt(std::log(1.0 + s.common_noise * s.common_noise));
   for (int t = 0; t < steps; ++t) {
+    const double common =
+        s.common_noise > 0 ? std::exp(common_sigma * z(common_rng) - common_sigma * common_sigma / 2) : 1.0;
     for (std::size_t a = 0; a < s.arms.size(); ++a) {
-      cost[t][a] = s.arms[a].time_ms.value(t, steps) * std::exp(sigma * z(rng) - sigma * sigma / 2);
+      cost[t][a] = s.arms[a].time_ms.value(t, steps) * std::exp(sigma * z(rng) - sigma * sigma / 2) * common;
       if (t < s.cold_steps) cost[t][a] *= s.cold_factor;
       if (s.outlier_rate > 0 && hit(rng) < s.outlier_rate) cost[t][a] *= s.outlier_factor;
     }
@@ -174,13 +184,33 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   const auto cost = scenario_costs(s, seed, steps);
   const Context context{s.profile ? s.profile->n() : s.iterations, s.workers, {}};
   SelectorConfig c = config;
-  if (c.portfolio.empty() && c.selector != "chunk") c.portfolio = s.portfolio();
-  // The simulator's arms are the scenario's; the chunk selector's inner agent
-  // runs over them too (its own chunk arms need a real loop).
-  Portfolio arms = c.selector == "chunk" ? s.portfolio() : selector_portfolio(c, context);
-  if (arms.size() != s.arms.size()) {
-    detail::throw_error("select-sim: scenario " + s.name + " has " + std::to_string(s.arms.size()) +
-                        " arms but the selector's portfolio has " + std::to_string(arms.size()));
+  // A selector runs its own portfolio when the scenario has every arm of it
+  // (a trace-driven scenario holds auto's 24; the published selectors run
+  // their 12 of them), else the scenario's arms in the scenario's order. The
+  // chunk selector's inner agent runs over the scenario's arms too (its own
+  // chunk arms need a real loop).
+  Portfolio arms;
+  std::vector<std::size_t> to_scenario;  ///< selector arm → scenario arm
+  const Portfolio scenario_arms = s.portfolio();
+  if (c.selector != "chunk") {
+    arms = selector_portfolio(c, context);
+    for (const TechniqueSpec& a : arms) {
+      const int i = find_arm(scenario_arms, a);
+      if (i < 0) {
+        to_scenario.clear();
+        break;
+      }
+      to_scenario.push_back(static_cast<std::size_t>(i));
+    }
+  }
+  if (to_scenario.empty()) {
+    if (c.portfolio.empty() && c.selector != "chunk") c.portfolio = scenario_arms;
+    arms = c.selector == "chunk" ? scenario_arms : selector_portfolio(c, context);
+    if (arms.size() != s.arms.size()) {
+      detail::throw_error("select-sim: scenario " + s.name + " has " + std::to_string(s.arms.size()) +
+                          " arms but the selector's portfolio has " + std::to_string(arms.size()));
+    }
+    for (std::size_t i = 0; i < arms.size(); ++i) to_scenario.push_back(i);
   }
   DecisionPoint point(s.name, arms, make_selector(c, arms, seed, nullptr, s.name));
   if (!warm_state.empty() && !point.selector().load_state(warm_state)) {
@@ -197,26 +227,26 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
     const bool profiling = d.profile && s.profile.has_value();
     // A profiling step costs what the profiling instance would, with the
     // noise the chosen arm drew at this step.
-    const double arm_ms = row[static_cast<std::size_t>(d.arm)];
-    const double full =
-        profiling ? s.profiling_ms * arm_ms / s.arms[static_cast<std::size_t>(d.arm)].time_ms.value(t, steps) : arm_ms;
+    const std::size_t arm = to_scenario[static_cast<std::size_t>(d.arm)];
+    const double arm_ms = row[arm];
+    const double full = profiling ? s.profiling_ms * arm_ms / s.arms[arm].time_ms.value(t, steps) : arm_ms;
     Outcome o;
     o.time_ns = full * 1e6;
     if (profiling) o.profile = &*s.profile;
     if (d.budget_ns > 0 && d.fallback >= 0 && o.time_ns > d.budget_ns) {
       const double done = d.budget_ns / o.time_ns;
-      o.time_ns = d.budget_ns + (1.0 - done) * row[static_cast<std::size_t>(d.fallback)] * 1e6;
+      o.time_ns = d.budget_ns + (1.0 - done) * row[to_scenario[static_cast<std::size_t>(d.fallback)]] * 1e6;
       o.cut_short = true;
     }
     o.metrics.loop_time_ns = o.time_ns;
-    o.metrics.lib = s.arms[static_cast<std::size_t>(d.arm)].lib.value(t, steps);
+    o.metrics.lib = s.arms[arm].lib.value(t, steps);
     point.observe(d, o);
     selector_ns += point.last_cost_ns();
     r.total_ms += o.time_ns / 1e6;
     r.oracle_ms += *std::min_element(row.begin(), row.end());
     for (std::size_t a = 0; a < row.size(); ++a) per_arm[a] += row[a];
     exploring += d.exploring ? 1 : 0;
-    r.choices.push_back(d.arm);
+    r.choices.push_back(static_cast<int>(arm));
   }
   const auto best = std::min_element(per_arm.begin(), per_arm.end());
   r.best_fixed_ms = *best;

@@ -11,6 +11,7 @@ void add_select_sim_command(CLI::App& app);
 void add_db_command(CLI::App& app);
 void add_campaign_commands(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 /// For `autosched run … -- program args`: keeps what follows `--` for the run
 /// command and returns the argc CLI11 should parse.
 int set_aside_run_program(int argc, char** argv);

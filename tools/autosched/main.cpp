@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", AUTOSCHED_VERSION_STRING);
   autosched::cli::add_info_command(app);
   autosched::cli::add_select_sim_command(app);
+  autosched::cli::add_simulate_command(app);
   autosched::cli::add_db_command(app);
   autosched::cli::add_campaign_commands(app);
   autosched::cli::add_run_command(app);

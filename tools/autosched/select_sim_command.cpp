@@ -4,9 +4,11 @@
 // exploration share and selector cost per step.
 #include "commands.hpp"
 #include "scenario_files.hpp"
+#include "worker_speeds.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/select/profile_scenario.hpp>
 #include <autosched/select/simulation.hpp>
 
 #include <cstdio>
@@ -21,7 +23,13 @@ namespace autosched::cli {
 namespace {
 
 struct Options {
-  std::vector<std::string> scenarios{"all"};
+  std::vector<std::string> scenarios;  ///< empty: all shipped ones, unless --profiles is given
+  std::string profiles;
+  std::string workers = "20,56,128";
+  std::string speeds;
+  int profile_steps = 200;
+  double noise = 0.01;
+  double common_noise = 0.03;
   std::string selectors = "all";
   int steps = 0;
   int seeds = 5;
@@ -93,8 +101,27 @@ void run(const Options& o) {
   std::vector<std::vector<double>> regret(configs.size());  ///< per selector, per scenario
   csv << "scenario,selector,seeds,steps,total_ms,best_fixed_ms,oracle_ms,regret_fixed_pct,regret_oracle_pct,"
          "exploration_pct,selector_ns\n";
-  for (const std::string& file : resolve_scenarios(o.scenarios)) {
-    const Scenario scenario = load_scenario(file);
+  std::vector<Scenario> scenarios;
+  if (!o.scenarios.empty() || o.profiles.empty()) {
+    for (const std::string& file : resolve_scenarios(o.scenarios.empty() ? std::vector<std::string>{"all"} : o.scenarios)) {
+      scenarios.push_back(load_scenario(file));
+    }
+  }
+  if (!o.profiles.empty()) {
+    // Trace-driven: every recorded loop at every worker count, simulated.
+    for (const RecordedProfile& r : load_profiles(o.profiles)) {
+      for (const int p : worker_counts(o.workers, "--workers")) {
+        const std::vector<double> speeds = worker_speeds(o.speeds, p, "--speeds");
+        Scenario s = profile_scenario(r.loop + "@" + std::to_string(p), r.profile,
+                                      {.workers = p, .speeds = speeds, .steps = o.profile_steps, .noise = o.noise,
+                                       .common_noise = o.common_noise},
+                                      auto_portfolio());
+        if (!speeds.empty()) s.description += ", speeds " + o.speeds;
+        scenarios.push_back(std::move(s));
+      }
+    }
+  }
+  for (const Scenario& scenario : scenarios) {
     scenario_names.push_back(scenario.name);
     const int steps = o.steps > 0 ? o.steps : scenario.steps;
     std::printf("\n%s — %s (%d steps, %d seeds)\n", scenario.name.c_str(), scenario.description.c_str(), steps,
@@ -153,6 +180,20 @@ void add_select_sim_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "Steps per run (default: the scenario's)")->check(CLI::PositiveNumber);
   cmd->add_option("--seeds", options->seeds, "Seeds per selector; results are their mean (default 5)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--profiles", options->profiles,
+                  "Also (or, without --scenario, only) the loops of a file recorded with AUTOSCHED_PROFILES=<file>, "
+                  "simulated over auto's 24 arms at each --workers count");
+  cmd->add_option("--workers", options->workers, "Worker counts for --profiles, comma separated (default 20,56,128)");
+  cmd->add_option("--speeds", options->speeds,
+                  "Relative worker speeds for --profiles, ':' separated, repeated over the team (e.g. 1:0.5)");
+  cmd->add_option("--profile-steps", options->profile_steps, "Steps of a --profiles scenario (default 200)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--noise", options->noise,
+                  "Relative noise of each arm's step time in a --profiles scenario (default 0.01)")
+      ->check(CLI::Range(0.0, 5.0));
+  cmd->add_option("--common-noise", options->common_noise,
+                  "Relative noise shared by all arms at a step in a --profiles scenario (default 0.03)")
+      ->check(CLI::Range(0.0, 5.0));
   cmd->add_option("--markdown", options->markdown, "Also write the tables as Markdown to this file");
   cmd->add_option("--csv", options->csv, "Also write the rows as CSV to this file");
   cmd->callback([options] { run(*options); });

@@ -1,0 +1,94 @@
+// `autosched simulate`: what every arm of a portfolio would cost on loops
+// whose cost profiles were recorded (AUTOSCHED_PROFILES=<file>), at any
+// worker count, by the loop simulator `auto` ranks its arms with. Prints a
+// table per loop and P (simulated, not measured) and how long ranking all
+// arms took.
+#include "commands.hpp"
+#include "worker_speeds.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/select/arm.hpp>
+#include <autosched/select/arm_ranking.hpp>
+#include <autosched/select/profile_scenario.hpp>
+#include <autosched/select/selector_config.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace autosched::cli {
+
+namespace {
+
+struct Options {
+  std::string profiles;
+  std::string workers = "2";
+  std::string arms = "auto";
+  std::string speeds;
+  std::string csv;
+};
+
+Portfolio arms_for(const std::string& text) {
+  if (text == "auto") return auto_portfolio();
+  if (text == "auto4omp") return auto4omp_portfolio();
+  if (text == "lb4mpi") return lb4mpi_portfolio();
+  return parse_selector("auto,portfolio=" + text, "--arms").portfolio;
+}
+
+void run(const Options& o) {
+  const std::vector<RecordedProfile> profiles = load_profiles(o.profiles);
+  const std::vector<int> counts = worker_counts(o.workers, "--workers");
+  const Portfolio arms = arms_for(o.arms);
+  std::ostringstream csv;
+  csv << "loop,profiled_p,workers,arm,predicted_ms,vs_best_pct\n";
+  for (const RecordedProfile& r : profiles) {
+    for (const int p : counts) {
+      const std::vector<double> speeds = worker_speeds(o.speeds, p, "--speeds");
+      const auto t0 = std::chrono::steady_clock::now();
+      std::vector<double> predicted = predict_arms(arms, r.profile, p, speeds);
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      const std::vector<int> order = rank_by(predicted);
+      const double best = predicted[static_cast<std::size_t>(order.front())];
+      std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns) simulated at P = %d%s: %zu arms "
+                  "ranked in %.0f µs\n",
+                  r.loop.c_str(), r.workers, static_cast<long long>(r.profile.n()), r.profile.block_ns().size(),
+                  r.profile.overhead_ns(), p, speeds.empty() ? "" : (", speeds " + o.speeds).c_str(), arms.size(), us);
+      std::printf("  %-22s %12s %10s\n", "arm", "predicted ms", "vs best %");
+      for (const int a : order) {
+        const double t = predicted[static_cast<std::size_t>(a)];
+        std::printf("  %-22s %12.3f %10.1f\n", arms[static_cast<std::size_t>(a)].label().c_str(), t / 1e6,
+                    (t / best - 1) * 100);
+        char line[256];
+        std::snprintf(line, sizeof line, "\"%s\",%d,%d,%s,%.6f,%.3f\n", r.loop.c_str(), r.workers, p,
+                      arms[static_cast<std::size_t>(a)].label().c_str(), t / 1e6, (t / best - 1) * 100);
+        csv << line;
+      }
+    }
+  }
+  if (!o.csv.empty()) {
+    std::ofstream f(o.csv);
+    f << csv.str();
+    if (!f) detail::throw_error("simulate: cannot write " + o.csv);
+  }
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand(
+      "simulate", "Predict every arm's loop time on recorded cost profiles (AUTOSCHED_PROFILES) at any worker count");
+  cmd->add_option("--profiles", options->profiles, "A file written with AUTOSCHED_PROFILES=<file>")->required();
+  cmd->add_option("--workers", options->workers, "Worker counts, comma separated (default 2)");
+  cmd->add_option("--arms", options->arms,
+                  "auto (the 24 of auto's portfolio, default), auto4omp, lb4mpi, or arms like static,gss:16,ss:expert");
+  cmd->add_option("--speeds", options->speeds, "Relative worker speeds, ':' separated, repeated over the team");
+  cmd->add_option("--csv", options->csv, "Also write the predictions as CSV to this file");
+  cmd->callback([options] { run(*options); });
+}
+
+}  // namespace autosched::cli
