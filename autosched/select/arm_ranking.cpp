@@ -10,14 +10,15 @@ namespace autosched {
 std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profile, int workers,
                                  std::span<const double> speeds) {
   std::vector<double> out(arms.size(), std::numeric_limits<double>::infinity());
-  for (std::size_t a = 0; a < arms.size(); ++a) {
+  try {
+    const LoopSimulator once(profile, {.workers = workers, .speeds = speeds});
     // The time-stepping AWF adapts its weights from one instance to the
     // next: its third instance is what a run sees.
-    const int instances = arms[a].technique == TechniqueId::awf ? 3 : 1;
-    try {
-      out[a] = simulate_loop(profile, arms[a], {.workers = workers, .speeds = speeds, .instances = instances}).time_ns;
-    } catch (...) {  // out of memory, or an arm outside the simulator: left unpredicted
+    const LoopSimulator thrice(profile, {.workers = workers, .speeds = speeds, .instances = 3});
+    for (std::size_t a = 0; a < arms.size(); ++a) {
+      out[a] = (arms[a].technique == TechniqueId::awf ? thrice : once).run(arms[a]).time_ns;
     }
+  } catch (...) {  // out of memory, or a profile the simulator rejects: what is left stays unpredicted
   }
   return out;
 }

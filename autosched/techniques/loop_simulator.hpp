@@ -23,6 +23,7 @@
 
 #include <autosched/techniques/catalogue.hpp>
 #include <autosched/techniques/cost_profile.hpp>
+#include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/technique_spec.hpp>
 
 #include <cstdint>
@@ -51,8 +52,28 @@ struct SimulatedInstance {
   TechniqueId ran = TechniqueId::static_;  ///< after substitution (fsc without a profile runs mfsc)
 };
 
-/// Throws autosched::Error for an empty profile, workers < 1, or speeds of
-/// the wrong count or not > 0.
+/// One loop (a profile) at one team shape, simulated under many arms: the
+/// unit costs are computed once, each arm is then one pass of its chunks.
+class LoopSimulator {
+ public:
+  /// Throws autosched::Error for an empty profile, workers < 1, or speeds of
+  /// the wrong count or not > 0.
+  LoopSimulator(const CostProfile& profile, const LoopSimulationOptions& options);
+
+  [[nodiscard]] SimulatedInstance run(const TechniqueSpec& arm) const;
+
+ private:
+  const CostProfile* profile_;
+  LoopSimulationOptions options_;
+  std::vector<double> speed_;
+  std::int64_t n_ = 0;
+  std::int64_t unit_ = 1;   ///< iterations per simulated unit
+  std::int64_t units_ = 0;
+  std::vector<double> before_;  ///< body time of units [0, u), units_ + 1 entries
+  Profile unit_profile_;        ///< mu, sigma, h per unit, for the techniques that need them
+};
+
+/// LoopSimulator(profile, options).run(arm), for one arm.
 SimulatedInstance simulate_loop(const CostProfile& profile, const TechniqueSpec& arm,
                                 const LoopSimulationOptions& options);
 
