@@ -2,6 +2,7 @@
 // tries only the shortlist (the planted best first), and a warm start on
 // the same loop explores nothing. Deterministic: outcomes are computed, and
 // the trace-driven scenarios are the select-sim ones.
+#include <autosched/core/error.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/profile_scenario.hpp>
 #include <autosched/select/selector_config.hpp>
@@ -151,6 +152,41 @@ TEST(AutoPrediction, WarmStartOnAnotherLoopProfilesAndRanksAgain) {
   const SimulationResult warm = simulate(flat, auto_config(), 8, 0, cold.state);
   EXPECT_LE(warm.exploration_share, 0.05);
   EXPECT_LT(warm.regret_vs_fixed_pct(), 5.0);
+}
+
+}  // namespace
+}  // namespace autosched
+
+namespace autosched {
+namespace {
+
+TEST(ProfileScenarios, PublishedSelectorsRunTheirOwnTwelveArms) {
+  // auto_portfolio() is Auto4OMP's 12 then the same with expChunk: ExhaustiveSel
+  // only ever runs the first 12, ExhaustiveSel+exp only the last 12.
+  const Scenario s = profile_scenario("head", heavy_head(), {.workers = 4, .steps = 60}, auto_portfolio());
+  for (const int arm : simulate(s, parse_selector("auto:exhaustive", "test"), 1).choices) EXPECT_LT(arm, 12);
+  for (const int arm : simulate(s, parse_selector("auto:exhaustive,chunk=expert", "test"), 1).choices) {
+    EXPECT_GE(arm, 12);
+  }
+}
+
+TEST(ProfileScenarios, RecordedProfilesAreReadAndAveraged) {
+  const std::string text =
+      "# loop, P, profile\n"
+      "a\t2\t4 10 1 2 3 4\n"
+      "a\t2\t4 30 3 4 5 6\n"
+      "\n"
+      "b\t8\t4 5 1 1 1 1\n"
+      "a\t2\t8 30 3 4 5 6\n";  // another n: skipped by the average
+  const std::vector<RecordedProfile> all = read_profiles(text, "t.tsv");
+  ASSERT_EQ(all.size(), 4u);
+  const std::vector<RecordedProfile> mean = average_profiles(all);
+  ASSERT_EQ(mean.size(), 2u);
+  EXPECT_EQ(mean[0].loop, "a");
+  EXPECT_EQ(mean[0].profile.block_ns(), (std::vector<double>{2, 3, 4, 5}));
+  EXPECT_DOUBLE_EQ(mean[0].profile.overhead_ns(), 20);
+  EXPECT_EQ(mean[1].workers, 8);
+  EXPECT_THROW(read_profiles("a\tzero\t4 1 1 1 1 1\n", "t.tsv"), Error);
 }
 
 }  // namespace

@@ -1,0 +1,43 @@
+# Recorded cost profiles, end to end: the time-stepping example run with
+# AUTOSCHED_PROFILES writes its loop's profile (auto profiles the first
+# instance); `autosched simulate` ranks every arm on it at other worker
+# counts; `select-sim --profiles` turns it into simulated scenarios; bad
+# files and options are rejected naming the input.
+set(dir ${WORK}/profiles-check)
+file(REMOVE_RECURSE ${dir})
+file(MAKE_DIRECTORY ${dir})
+set(ENV{AUTOSCHED_DB} off)
+unset(ENV{AUTOSCHED_SCHEDULE})
+unset(ENV{AUTOSCHED_SCHEDULE_FOR})
+unset(ENV{OMP_SCHEDULE})
+include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
+
+set(ENV{AUTOSCHED_PROFILES} ${dir}/p.tsv)
+run(0 ${EXAMPLE} 3)
+unset(ENV{AUTOSCHED_PROFILES})
+file(READ ${dir}/p.tsv recorded)
+# loop, P, then n h and the 256 block times of a 20000-iteration loop (blocks of 79)
+expect("${recorded}" "^time_steps/update\t[0-9]+\t20000 [0-9.e+]+( [0-9.e+]+)+\n$")
+
+run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 2,56 --speeds 1:0.5)
+expect("${out}" "time_steps/update \\(profiled at P = [0-9]+; n = 20000, 254 blocks, h = [0-9]+ ns\\) simulated at P = 56")
+expect("${out}" "24 arms ranked in [0-9]+ ")
+expect("${out}" "\n  static-steal:expert +[0-9.]+ +[0-9.]+\n")
+
+run(0 ${CLI} select-sim --profiles ${dir}/p.tsv --workers 20 --seeds 1 --selectors auto)
+expect("${out}" "time_steps/update@20 — simulated: a measured cost profile at P = 20")
+expect("${out}" "\n  auto +[0-9.]+ ")
+
+file(WRITE ${dir}/bad.tsv "time_steps/update\t2\t20000 abc\n")
+run(1 ${CLI} simulate --profiles ${dir}/bad.tsv)
+expect("${err}" "bad.tsv:1: a cost profile starts with `n h`")
+file(WRITE ${dir}/short.tsv "just a loop name\n")
+run(1 ${CLI} simulate --profiles ${dir}/short.tsv)
+expect("${err}" "short.tsv:1: expected `loop<TAB>P<TAB>n h block...`")
+run(1 ${CLI} simulate --profiles ${dir}/missing.tsv)
+expect("${err}" "profiles: cannot read .*missing.tsv")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --workers 0)
+expect("${err}" "--workers=0: expected worker counts >= 1")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --speeds 1:-2)
+expect("${err}" "--speeds=1:-2: expected positive speeds")
+file(REMOVE_RECURSE ${dir})
