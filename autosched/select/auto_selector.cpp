@@ -176,7 +176,11 @@ void AutoSelector::reopen() {
 
 void AutoSelector::rank(const CostProfile& profile, int workers) {
   const auto t0 = std::chrono::steady_clock::now();
-  predicted_ = predict_arms(loop_arms_, profile, workers);
+  raw_predicted_ = predict_arms(loop_arms_, profile, workers);
+  predicted_ = raw_predicted_;
+  if (prior_ != nullptr) {
+    for (std::size_t a = 0; a < predicted_.size(); ++a) predicted_[a] *= prior_->factor(loop_arms_[a]);
+  }
   const std::vector<int> order = rank_by(predicted_);
   const double best = predicted_[static_cast<std::size_t>(order.front())];
   shortlist_.clear();
@@ -196,6 +200,7 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
   queue_ = shortlist_;
   queue_next_ = 0;
   first_trial_ = true;
+  teach_prior_ = prior_ != nullptr;
   recheck_first_ = false;  // the profiling instance took the cold start
   ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -309,7 +314,15 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
   }
   a.all.add(time);
   a.session.add(time);
-  if (!loop_arms_.empty() && queue_next_ >= queue_.size()) eliminate();
+  if (!loop_arms_.empty() && queue_next_ >= queue_.size()) {
+    if (teach_prior_) {  // the shortlist's trials are in: what the simulator got wrong here
+      teach_prior_ = false;
+      std::vector<RunningStats> measured;
+      for (const ArmState& arm : arms_) measured.push_back(arm.all);
+      prior_->learn(loop_arms_, raw_predicted_, measured);
+    }
+    eliminate();
+  }
 
   // Change detection watches the best arm once it has settled in this run;
   // when another arm becomes the best, the watch moves to it.

@@ -41,6 +41,7 @@
 
 #include <autosched/core/running_stats.hpp>
 #include <autosched/select/arm.hpp>
+#include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
@@ -87,6 +88,10 @@ class AutoSelector final : public Selector {
   [[nodiscard]] const std::vector<double>& predicted() const noexcept { return predicted_; }
   /// Arms tried (or queued for a trial) on the last ranking, best-predicted first.
   [[nodiscard]] const std::vector<int>& shortlist() const noexcept { return shortlist_; }
+  /// Corrects predictions by what other loops of this machine taught, and
+  /// teaches it this loop's trials (nullptr: no prior). The engine passes
+  /// its store-backed one.
+  void use_prior(ArmCorrections* prior) noexcept { prior_ = prior; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 
@@ -142,7 +147,10 @@ class AutoSelector final : public Selector {
   bool need_profile_ = false;   ///< the next choice asks for a profiling instance
   int profile_workers_ = 1;     ///< P of the profiling instance
   bool first_trial_ = false;    ///< the next trial is the best prediction (not exploration)
-  std::vector<double> predicted_;
+  std::vector<double> predicted_;     ///< corrected by the prior: what is ranked
+  std::vector<double> raw_predicted_;  ///< the simulator's, what the prior learns from
+  ArmCorrections* prior_ = nullptr;
+  bool teach_prior_ = false;         ///< the trials of the last ranking are not yet taught
   std::vector<int> shortlist_;
   std::vector<int> untried_;    ///< ranked but not tried, best-predicted first
   double ranking_ns_ = 0;

@@ -1,6 +1,8 @@
 #include <autosched/select/decision_engine.hpp>
 
+#include <autosched/core/error.hpp>
 #include <autosched/core/hash.hpp>
+#include <autosched/select/auto_selector.hpp>
 
 #include <bit>
 
@@ -35,6 +37,7 @@ DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t
     slot->portfolio += arms[i].label();
   }
   auto selector = make_selector(config, arms, seed, engine_.logs(), point_name);
+  if (auto* automatic = dynamic_cast<AutoSelector*>(selector.get())) automatic->use_prior(engine_.corrections());
   slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
   // Warm start: resume from what an earlier run of this program learned here.
   if (StateStore* store = engine_.store()) {
@@ -150,6 +153,21 @@ void DecisionEngine::save_states() {
     for (const auto& [id, g] : groups_) all.push_back(g.get());
   }
   for (DecisionGroup* g : all) g->save_states();
+  if (have_corrections_ && corrections_.changed()) {
+    if (StateStore* s = store()) s->save_blob("auto", "arm-corrections", corrections_.text());
+  }
+}
+
+ArmCorrections* DecisionEngine::corrections() {
+  std::call_once(corrections_once_, [this] {
+    StateStore* s = store();
+    if (s == nullptr) return;
+    if (auto text = s->load_blob("auto", "arm-corrections"); text && !corrections_.parse(*text)) {
+      detail::warn("store: auto's arm corrections are damaged; starting without them");
+    }
+    have_corrections_ = true;
+  });
+  return have_corrections_ ? &corrections_ : nullptr;
 }
 
 }  // namespace autosched

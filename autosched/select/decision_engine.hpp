@@ -20,6 +20,7 @@
 /// last decision without asking the selector.
 
 #include <autosched/select/arm.hpp>
+#include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/decision_point.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/state_store.hpp>
@@ -136,8 +137,17 @@ class DecisionEngine {
   StateStore* store();
   [[nodiscard]] SelectorLog* logs() const noexcept { return logs_; }
 
+  /// auto's cross-loop prior (select/arm_corrections.hpp), loaded from the
+  /// store on first use and saved with the states; nullptr without a store
+  /// (tests and simulations stay independent of earlier runs).
+  ArmCorrections* corrections();
+
  private:
   DecisionEngine() = default;
+
+  std::once_flag corrections_once_;
+  ArmCorrections corrections_;
+  bool have_corrections_ = false;
 
   std::shared_mutex mutex_;
   std::map<std::string, std::unique_ptr<DecisionGroup>, std::less<>> groups_;

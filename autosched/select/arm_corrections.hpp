@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// The cross-loop prior of `auto`: how far the loop simulator was off for
+/// each arm on the loops this machine already ran. On one loop, each tried
+/// arm's measured/predicted ratio is taken relative to the loop's median
+/// ratio (the level is the loop's, the deviation the arm's: ss's extra
+/// contention on this machine, static's better cache reuse); the mean log
+/// deviation per arm over loops corrects the next loop's predictions before
+/// they are ranked. Kept in the store (a blob per machine), so that a new
+/// loop, or a new program, starts from what other loops taught.
+///
+///   ArmCorrections prior;
+///   prior.learn(arms, predicted, measured);            // after a loop's trials
+///   double t = predicted[a] * prior.factor(arms[a]);   // the next loop's ranking
+
+#include <autosched/core/running_stats.hpp>
+#include <autosched/select/arm.hpp>
+
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace autosched {
+
+class ArmCorrections {
+ public:
+  /// A correction is applied once this many loops measured the arm.
+  static constexpr int min_loops = 2;
+
+  /// One loop's evidence: `predicted[a]` and the samples `measured[a]` of
+  /// the arms it ran. Needs at least two measured arms with predictions.
+  void learn(const Portfolio& arms, std::span<const double> predicted, std::span<const RunningStats> measured);
+
+  /// The factor to multiply arm's prediction by (1 without enough evidence).
+  [[nodiscard]] double factor(const TechniqueSpec& arm) const;
+
+  /// Loops that taught something since the last text() or parse().
+  [[nodiscard]] bool changed() const;
+
+  /// `auto-corrections 1` then `label count mean m2` per arm.
+  [[nodiscard]] std::string text() const;
+  /// Merges a text() (from the store); false, with nothing changed, when it
+  /// is not one (a damaged blob is ignored, not fatal).
+  bool parse(std::string_view text);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, RunningStats> log_deviation_;  ///< per arm label
+  mutable bool changed_ = false;
+};
+
+}  // namespace autosched
