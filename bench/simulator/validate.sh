@@ -85,5 +85,48 @@ out=docs/results/simulator-validation.md
       printf "\nOver all %d loop × arm pairs: median absolute error %.1f%%.\n", n, (n % 2) ? all[(n + 1) / 2] : (all[n / 2] + all[n / 2 + 1]) / 2
       for (l in rows) { printf "\n**%s**\n\n| arm | predicted ms | measured ms | error |\n|---|---:|---:|---:|\n%s", l, rows[l] }
     }' "$dir/compare.csv"
+  echo
+  echo "## The cross-loop prior, leave one app out"
+  echo
+  echo "For each app, the per-arm corrections (select/arm_corrections.hpp: each arm's log measured/predicted"
+  echo "ratio minus its loop's median, averaged over loops) are learned from the other five apps' loops and"
+  echo "applied to this app's predictions. **Pick**: the measured time of the arm ranked first, against the"
+  echo "measured best. **Shortlist**: whether the measured best is among the arms auto would try (within"
+  echo "10% of the best prediction, 2 to 4 arms)."
+  echo
+  echo "| loop | pick, simulator alone | pick, with the prior | shortlist holds the best, alone | with the prior |"
+  echo "|---|---:|---:|:-:|:-:|"
+  awk -F'[,|]' '
+    { loop = $1; a = $2; key = loop SUBSEP a; pred[key] = $3; meas[key] = $4; r[key] = log($4 / $3)
+      if (!(loop in seen)) { seen[loop] = 1; loops[++nl] = loop }
+      if (!((a) in seenarm)) { seenarm[a] = 1; arms[++na] = a }
+      member[loop, ++count[loop]] = a }
+    function app(l) { split(l, parts, "/"); return parts[1] }
+    function median_level(l,    i, j, x, m, v) {
+      m = count[l]; for (i = 1; i <= m; i++) v[i] = r[l SUBSEP member[l, i]]
+      for (i = 2; i <= m; i++) { x = v[i]; j = i - 1; while (j > 0 && v[j] > x) { v[j + 1] = v[j]; j-- } v[j + 1] = x }
+      return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
+    function pick(l, corrected,    i, a, t, best, bestt) {
+      bestt = -1; for (i = 1; i <= count[l]; i++) { a = member[l, i]; t = pred[l SUBSEP a] * (corrected ? exp(corr[a]) : 1)
+        score[a] = t; if (bestt < 0 || t < bestt) { bestt = t; best = a } } return best }
+    function in_shortlist(l, target,    i, a, n, order, x, j, k, bt) {
+      n = count[l]; for (i = 1; i <= n; i++) order[i] = member[l, i]
+      for (i = 2; i <= n; i++) { x = order[i]; j = i - 1; while (j > 0 && score[order[j]] > score[x]) { order[j + 1] = order[j]; j-- } order[j + 1] = x }
+      bt = score[order[1]]
+      for (k = 1; k <= n && k <= 4; k++) { if (k > 2 && score[order[k]] > 1.1 * bt) break; if (order[k] == target) return "yes" }
+      return "no" }
+    END {
+      for (i = 1; i <= nl; i++) level[loops[i]] = median_level(loops[i])
+      for (i = 1; i <= nl; i++) {
+        l = loops[i]; held = app(l)
+        for (k = 1; k <= na; k++) { s = 0; c = 0
+          for (j = 1; j <= nl; j++) { o = loops[j]; if (app(o) == held || !((o SUBSEP arms[k]) in r)) continue
+            s += r[o SUBSEP arms[k]] - level[o]; c++ }
+          corr[arms[k]] = c >= 2 ? s / c : 0 }
+        bm = -1; for (k = 1; k <= count[l]; k++) { a = member[l, k]; if (bm < 0 || meas[l SUBSEP a] < bm) { bm = meas[l SUBSEP a]; ba = a } }
+        p0 = pick(l, 0); s0 = in_shortlist(l, ba); p1 = pick(l, 1); s1 = in_shortlist(l, ba)
+        printf "| %s | %s %+.1f%% | %s %+.1f%% | %s | %s |\n", l, p0, (meas[l SUBSEP p0] / bm - 1) * 100, p1, (meas[l SUBSEP p1] / bm - 1) * 100, s0, s1
+      }
+    }' "$dir/compare.csv"
 } >"$out"
 echo "wrote $out"
