@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/results/selectors.md: each selector's cost per loop
-# instance on real loops (one iteration, so the loop itself costs the same
+# instance on real loops (64 iterations: enough for `auto` to profile and rank
+# its arms, as it does on real loops; small enough that the loop costs the same
 # whatever arm runs), with the store off and on. The store is a per-process
 # setting, so bench_selectors runs in 3 processes per setting, alternating;
 # the table gives the median over those runs of each run's median.
@@ -15,8 +16,8 @@ bin=build/release/bin/bench_selectors
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for ((r = 0; r < runs; ++r)); do
-  AUTOSCHED_DB=off "$bin" --instances "$instances" --n 1 | tail -n +2 | sed 's/^/off,/' >>"$scratch/all.csv"
-  AUTOSCHED_DB="$scratch/store$r.db" "$bin" --instances "$instances" --n 1 | tail -n +2 | sed 's/^/on,/' >>"$scratch/all.csv"
+  AUTOSCHED_DB=off "$bin" --instances "$instances" --n 64 | tail -n +2 | sed 's/^/off,/' >>"$scratch/all.csv"
+  AUTOSCHED_DB="$scratch/store$r.db" "$bin" --instances "$instances" --n 64 | tail -n +2 | sed 's/^/on,/' >>"$scratch/all.csv"
 done
 rows=$(sqlite3 "$scratch/store0.db" "SELECT count(*) FROM history")
 mkdir -p docs/results
@@ -25,7 +26,7 @@ out=docs/results/selectors.md
   echo "### Selector cost per loop instance"
   echo
   echo "\`bench/selectors/run.sh $instances\` — $(date -u +%F), $(build/release/bin/autosched info | awk '/fingerprint/ {print "system " $2}'),"
-  echo "$(nproc) cores; loops of one iteration, $instances instances per selector (the first tenth not counted),"
+  echo "$(nproc) cores; loops of 64 iterations, $instances instances per selector (the first tenth not counted),"
   echo "$runs processes per store setting; each cell is the median over the processes of each process's median."
   echo "*choose + observe*: the selector's own work as the decision point times it (median, and 90th percentile)."
   echo "*overhead*: \`parallel_for\` call time minus that of the fixed \`static\` schedule in the same process"
