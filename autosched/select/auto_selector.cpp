@@ -117,7 +117,7 @@ Decision AutoSelector::choose(const Context& context) {
   const int best = best_arm();
   if (best < 0) {  // every arm retired (the loop changed under us): start over
     reopen();
-    return choose(Context{});
+    return choose(context);
   }
   // Thompson sampling on the mean costs.
   const double s = relative_spread();
