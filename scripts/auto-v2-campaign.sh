@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The campaign behind issue 12's acceptance (docs/RESULTS.md, "auto v2"):
+# the six apps under the 24 Oracle arms, `auto` and ExhaustiveSel+exp (the
+# best published method of the full campaign), 3 repetitions of 200 steps on
+# 2 threads, plus auto warm (each warm run twice on a fresh store, the second
+# recorded); then the report, and the files docs/RESULTS.md shows copied into
+# docs/results/campaign-v2/. About an hour on the 2-core development machine;
+# run it on an otherwise idle machine. The binaries run from a copy, so that
+# a build during the campaign cannot replace them.
+#   usage: scripts/auto-v2-campaign.sh [OUT]   (default build/campaign-v2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build/campaign-v2}
+[[ -x build/release/bin/autosched ]] || { echo "auto-v2-campaign: build/release/bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+cp -r build/release/bin/. "$bin/"
+"$bin/autosched" bench --apps all --references none --methods 'auto;ExhaustiveSel+exp' --warm auto \
+  --reps 3 --steps 200 --threads 2 --out "$out"
+"$bin/autosched" report "$out" --plot "Oracle;auto;ExhaustiveSel+exp"
+dest=docs/results/campaign-v2
+mkdir -p "$dest"
+cp "$out/summary.md" "$out/metrics.csv" "$out/heatmap.png" "$dest/"
+for plot in "$out"/selection-*-auto.png; do cp "$plot" "$dest/"; done
+echo "auto-v2-campaign: results in $out; $dest updated"
