@@ -199,6 +199,7 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
   if (shortlist_.empty()) return;  // nothing predicted: the sweep stays
   queue_ = shortlist_;
   queue_next_ = 0;
+  extra_trials_ = 0;
   first_trial_ = true;
   teach_prior_ = prior_ != nullptr;
   recheck_first_ = false;  // the profiling instance took the cold start
@@ -206,24 +207,37 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
 }
 
 int AutoSelector::promising_untried() {
-  // The simulator's error on the arms measured so far: their measured /
-  // predicted ratios. Equal ratios mean the ranking holds (the level may be
-  // off: the profile was measured cold) and the untried arms stay untried.
-  // Ratios that differ by more than the margins say the simulator misses
-  // something about this loop, so its ranking beyond the shortlist cannot
-  // be trusted either: the next-best prediction is tried.
-  double low = std::numeric_limits<double>::infinity(), high = 0;
+  const int best = best_arm();
+  if (best < 0 || extra_trials_ >= 2) {
+    untried_.clear();
+    return -1;
+  }
+  // The simulator's error on this loop: the log measured/predicted ratios of
+  // the tried arms, their median and spread. An untried arm (predicted worse
+  // than every tried one) is tried if, corrected by the median and given the
+  // benefit of two spreads, it would beat the best measured arm: the more
+  // the simulator's errors differ between arms here, the further down the
+  // ranking that reaches. At most two such trials.
+  std::vector<double> logs;
   for (std::size_t a = 0; a < arms_.size() && a < predicted_.size(); ++a) {
     if (arms_[a].all.count > 0 && std::isfinite(predicted_[a]) && predicted_[a] > 0) {
-      const double ratio = arms_[a].all.mean / predicted_[a];
-      low = std::min(low, ratio);
-      high = std::max(high, ratio);
+      logs.push_back(std::log(arms_[a].all.mean / predicted_[a]));
     }
   }
-  if (high > 0 && high > (1.0 + 2.0 * config_.margin) * low) {
+  if (logs.size() >= 2) {
+    std::sort(logs.begin(), logs.end());
+    const std::size_t m = logs.size();
+    const double median = m % 2 ? logs[m / 2] : (logs[m / 2 - 1] + logs[m / 2]) / 2;
+    double ss = 0;
+    for (const double l : logs) ss += (l - median) * (l - median);
+    const double spread = std::sqrt(ss / static_cast<double>(m - 1));
     const int next = untried_.front();
-    untried_.erase(untried_.begin());
-    return next;
+    const double hope = predicted_[static_cast<std::size_t>(next)] * std::exp(median - 2.0 * spread);
+    if (hope < (1.0 - config_.tie) * arms_[static_cast<std::size_t>(best)].all.mean) {
+      untried_.erase(untried_.begin());
+      ++extra_trials_;
+      return next;
+    }
   }
   untried_.clear();
   return -1;

@@ -11,11 +11,11 @@
 ///      technique objects (select/arm_ranking.hpp); only arms predicted
 ///      within `margin` of the best are tried (at least two, at most
 ///      `max_trials`), best-predicted first (that first trial is not
-///      exploration: it is the prediction). If the tried arms' measured /
-///      predicted ratios differ by more than twice the margin, the simulator
-///      misses something about this loop and the next-best predictions are
-///      tried too. No arm runs blind, so an arm that cannot be cut short
-///      (static-steal) only runs where it is predicted good.
+///      exploration: it is the prediction). After them, the next-best
+///      prediction is tried only if, corrected by the simulator's median
+///      error on this loop less two spreads of it, it could beat the best
+///      measured arm (at most two such). No arm runs blind, so an arm that
+///      cannot be cut short (static-steal) only runs where it is predicted good.
 ///   2. Choose by Thompson sampling over the tried arms: each arm's mean cost
 ///      has a normal posterior whose width is the measured relative spread
 ///      (pooled over arms, with a floor) over √samples; the arm with the
@@ -113,9 +113,10 @@ class AutoSelector final : public Selector {
   void reopen();
   /// Predicts every arm from `profile` and queues the shortlist's trials.
   void rank(const CostProfile& profile, int workers);
-  /// After the shortlist: the next untried arm when the simulator's error
-  /// differs between the tried arms by more than the margins; else -1 (and
-  /// the untried arms are dropped).
+  /// After the shortlist: the next untried arm when, corrected by the median
+  /// measured/predicted ratio of the tried arms less two spreads, it would
+  /// beat the best measured one (at most two such); else -1 (and the untried
+  /// arms are dropped).
   int promising_untried();
   /// Retires arms clearly worse than the best (prediction mode).
   void eliminate();
@@ -153,6 +154,7 @@ class AutoSelector final : public Selector {
   bool teach_prior_ = false;         ///< the trials of the last ranking are not yet taught
   std::vector<int> shortlist_;
   std::vector<int> untried_;    ///< ranked but not tried, best-predicted first
+  int extra_trials_ = 0;        ///< untried arms tried after the shortlist
   double ranking_ns_ = 0;
   int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
   int verify_arm_ = -1;

@@ -90,6 +90,40 @@ TEST(AutoPrediction, ArmsFarFromTheBestPredictionAreNeverRunBlind) {
   EXPECT_LE(exploring, 2);  // the profile and the second-best's one trial
 }
 
+/// Runs the profile and the shortlist's trials, each trial measuring
+/// `ratio(k)` × its prediction; returns the next choice.
+Decision after_trials(AutoSelector& s, const CostProfile& profile, double first_ratio, double second_ratio) {
+  const Context context{4096, 4, {}};
+  s.observe(s.choose(context), measured(1e6, &profile));
+  for (std::size_t k = 0; k < s.shortlist().size(); ++k) {
+    const Decision d = s.choose(context);
+    const double ratio = k == 0 ? first_ratio : second_ratio;
+    s.observe(d, measured(ratio * s.predicted()[static_cast<std::size_t>(d.arm)]));
+  }
+  return s.choose(context);
+}
+
+TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
+  const Portfolio arms{arm("static"), arm("gss"), arm("fac2"), arm("ss:16"), arm("ss:64")};
+  const CostProfile profile = heavy_head();
+  {
+    // The simulator was right: nothing beyond the shortlist runs.
+    AutoSelector s(arms, {});
+    const Decision next = after_trials(s, profile, 1.0, 1.0);
+    const auto& list = s.shortlist();
+    EXPECT_NE(std::find(list.begin(), list.end(), next.arm), list.end());
+  }
+  {
+    // The two trials measured 1× and 1000× their predictions: the simulator's
+    // errors on this loop are so unlike that the next prediction may win.
+    AutoSelector s(arms, {});
+    const Decision next = after_trials(s, profile, 1.0, 1000.0);
+    const auto& list = s.shortlist();
+    EXPECT_EQ(std::find(list.begin(), list.end(), next.arm), list.end()) << next.arm;
+    EXPECT_TRUE(next.exploring);
+  }
+}
+
 TEST(AutoPrediction, WithoutAProfileItSweeps) {
   // A front-end that cannot profile returns no profile: every arm is tried.
   AutoSelector s(four_arms(), {});
