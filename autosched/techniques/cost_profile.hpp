@@ -3,9 +3,9 @@
 /// CostProfile: where the time of one loop instance goes along its iteration
 /// space, in equal blocks of iterations, plus the scheduling overhead h per
 /// chunk. The `profiling` technique measures it (one timed chunk per block,
-/// so it costs one dynamic instance), the loop simulator replays it, and
-/// `auto` compares two of them to tell whether a stored loop is the same
-/// loop as today's.
+/// so it costs one dynamic instance) and the loop simulator replays it.
+/// shape_distance() compares two profiles for tools and tests; `auto`'s warm
+/// start compares loop times instead (select/auto_selector.hpp).
 ///
 ///   CostProfile p = CostProfile::from_blocks(n, {4e3, 1e3, 1e3, 2e3}, /*h=*/80);
 ///   double t = p.cost({0, n / 2});   // body time of the first half
