@@ -33,6 +33,12 @@ struct LoopMetrics {
 LoopMetrics metrics_from_finish_times(std::span<const double> finish_ns);
 
 /// Metrics of an instance from its threads' records.
+/// Metrics from the sums of the finishing times' powers (Σt, Σt², Σt³, Σt⁴
+/// over p times, maximum `max`), as one reduction over MPI ranks delivers
+/// them. Less accurate than the two-pass form when the spread is tiny
+/// against the times: skewness and kurtosis then read as noise.
+LoopMetrics metrics_from_power_sums(double p, double max, double s1, double s2, double s3, double s4);
+
 LoopMetrics compute_metrics(std::span<const ThreadStats> threads, std::int64_t loop_start_ns);
 
 }  // namespace autosched

@@ -122,8 +122,13 @@ class ChunkSequence {
 
   Worker worker(int /*id*/, std::int64_t /*start_ns*/) const noexcept { return {}; }
 
-  IndexRange next(Worker& w) noexcept {
-    const std::int64_t k = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+  IndexRange next(Worker& w) noexcept { return chunk_at(next_chunk_.fetch_add(1, std::memory_order_relaxed), w); }
+
+  /// Chunk k for a worker whose chunk indices only grow (w moves forward
+  /// through the runs); empty past the last chunk. next() is this with the
+  /// shared counter; the MPI runtime's ranks call it with k from a counter
+  /// in an MPI window (distributed chunk calculation).
+  IndexRange chunk_at(std::int64_t k, Worker& w) const noexcept {
     if (w.run >= run_count_) return {};
     const ChunkRun* r = runs_ + w.run;
     while (k >= r->end_chunk()) {  // also ends a cancelled sequence (k = 2^62)

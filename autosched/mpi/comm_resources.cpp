@@ -1,0 +1,72 @@
+#include <autosched/mpi/detail/comm_resources.hpp>
+
+#include <algorithm>
+#include <vector>
+
+namespace autosched::mpi::detail {
+
+namespace {
+
+int keyval = MPI_KEYVAL_INVALID;
+std::vector<CommResources*> live;  // creation order
+
+void release(CommResources* r) {
+  if (r->counter != MPI_WIN_NULL) MPI_Win_free(&r->counter);
+  if (r->comm != MPI_COMM_NULL) MPI_Comm_free(&r->comm);
+  live.erase(std::remove(live.begin(), live.end(), r), live.end());
+  delete r;
+}
+
+int on_delete(MPI_Comm, int, void* value, void*) {
+  release(static_cast<CommResources*>(value));
+  return MPI_SUCCESS;
+}
+
+/// MPI_Finalize deletes MPI_COMM_SELF's attributes first: every cached
+/// resource goes then, while MPI still works.
+int on_finalize(MPI_Comm, int, void*, void*) {
+  while (!live.empty()) MPI_Comm_delete_attr(live.front()->user, keyval);  // calls on_delete
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+CommResources& resources(MPI_Comm user) {
+  if (keyval == MPI_KEYVAL_INVALID) {
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_delete, &keyval, nullptr);
+    int finalize_key = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_finalize, &finalize_key, nullptr);
+    MPI_Comm_set_attr(MPI_COMM_SELF, finalize_key, nullptr);
+  }
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(user, keyval, &value, &found);
+  if (found) return *static_cast<CommResources*>(value);
+  auto* r = new CommResources;
+  r->user = user;
+  MPI_Comm_dup(user, &r->comm);
+  live.push_back(r);
+  MPI_Comm_set_attr(user, keyval, r);
+  return *r;
+}
+
+MPI_Win CommResources::rma_counter() {
+  if (counter == MPI_WIN_NULL) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const MPI_Aint bytes = rank == 0 ? static_cast<MPI_Aint>(sizeof(std::int64_t)) : 0;
+    MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, comm, &counter_memory, &counter);
+    if (rank == 0) reset_counter();
+    MPI_Barrier(comm);  // nobody fetches before the counter holds 0
+  }
+  return counter;
+}
+
+void CommResources::reset_counter() {
+  const std::int64_t zero = 0;
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, counter);
+  MPI_Put(&zero, 1, MPI_INT64_T, 0, 0, 1, MPI_INT64_T, counter);
+  MPI_Win_unlock(0, counter);
+}
+
+}  // namespace autosched::mpi::detail

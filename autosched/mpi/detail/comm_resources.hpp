@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// What the runtime keeps per user communicator (internal): its own
+/// duplicate, so protocol messages never match the application's, and the
+/// RMA chunk counter. Cached as an attribute of the user's communicator:
+/// created collectively at first use, freed when that communicator is freed
+/// or at MPI_Finalize (in creation order, so the collective frees match).
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace autosched::mpi::detail {
+
+struct CommResources {
+  MPI_Comm user = MPI_COMM_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;  ///< the runtime's duplicate of `user`
+  MPI_Win counter = MPI_WIN_NULL; ///< one int64 on rank 0, created with the first RMA instance
+  std::int64_t* counter_memory = nullptr;
+
+  /// Collective over comm at first use: the window on rank 0.
+  MPI_Win rma_counter();
+  /// Rank 0: sets the counter to 0 (before the broadcast that starts an instance).
+  void reset_counter();
+};
+
+/// The resources of `user`, created (collectively) on first call.
+CommResources& resources(MPI_Comm user);
+
+}  // namespace autosched::mpi::detail

@@ -1,0 +1,412 @@
+// One rank's part of one instance: the coordinator decides and broadcasts,
+// every rank runs its role, and finish() reduces the ranks' times in one
+// MPI_Allreduce so that the coordinator can learn and every rank can report.
+
+#include <autosched/mpi/execution.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/measure/metrics.hpp>
+#include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/mpi/detail/roles.hpp>
+#include <autosched/select/decision_engine.hpp>
+#include <autosched/select/schedule.hpp>
+#include <autosched/select/schedule_environment.hpp>
+#include <autosched/session/session.hpp>
+#include <autosched/techniques/catalogue.hpp>
+#include <autosched/techniques/exp_chunk.hpp>
+#include <autosched/techniques/profiling.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+
+namespace autosched::mpi {
+
+std::string_view protocol_name(Protocol p) noexcept {
+  switch (p) {
+    case Protocol::master_worker:
+      return "master-worker";
+    case Protocol::rma:
+      return "rma";
+    default:
+      return "auto";
+  }
+}
+
+namespace detail {
+
+namespace {
+
+/// What one loop keeps on this rank between instances. The coordinator's
+/// holds the selector's ticket and the techniques' memory (AWF weights,
+/// profiles); the others only cache the dispenser's storage.
+struct LoopRecord {
+  std::string name;
+  LoopMemory memory;
+  Workspace workspace;
+  AnyDispenser dispenser;
+  std::string option_text;
+  std::optional<Schedule> option_schedule;
+  DecisionGroup* group = nullptr;
+  Ticket ticket;
+  bool running = false;
+};
+
+LoopRecord& record(std::string_view name) {
+  static std::map<std::string, std::unique_ptr<LoopRecord>, std::less<>> records;
+  auto it = records.find(name);
+  if (it == records.end()) {
+    auto r = std::make_unique<LoopRecord>();
+    r->name = std::string(name);
+    it = records.emplace(r->name, std::move(r)).first;
+  }
+  return *it->second;
+}
+
+/// The coordinator's decision for one instance, broadcast as bytes.
+struct DecisionMessage {
+  std::int64_t begin = 0, end = 0;  ///< the coordinator's bounds
+  std::int32_t error = 0;           ///< 1: `text` is an error message
+  std::int32_t protocol = 0;        ///< 1 master-worker, 2 rma, 3 static (no messages)
+  std::int32_t timed = 0;
+  std::int32_t has_profile = 0;
+  std::int32_t ran = 0;  ///< the TechniqueId prepared (a substitute when the spec's lacks a profile)
+  std::int32_t unused = 0;
+  double mu_ns = 0, sigma_ns = 0, overhead_ns = 0;
+  std::int64_t samples = 0;
+  char text[400] = {};  ///< the technique spec to run, or the error
+};
+enum : std::int32_t { run_master_worker = 1, run_rma = 2, run_static = 3 };
+
+void set_text(DecisionMessage& m, const std::string& s) {
+  const std::size_t len = std::min(s.size(), sizeof(m.text) - 1);
+  std::memcpy(m.text, s.data(), len);
+  m.text[len] = '\0';
+}
+
+/// One reduction per instance: max, sums and min in one buffer.
+struct Summary {
+  double elapsed_max = 0;               ///< loop time: latest finish since each rank's start (s)
+  double s1 = 0, s2 = 0, s3 = 0, s4 = 0;  ///< sums of elapsed^k (ns^k), for the imbalance metrics
+  double iterations = 0;
+  double failed_rank = std::numeric_limits<double>::infinity();  ///< lowest failing rank
+};
+constexpr int summary_words = 7;
+
+void combine(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<double*>(in);
+  auto* b = static_cast<double*>(inout);
+  for (int i = 0; i + summary_words <= *len; i += summary_words) {
+    b[i] = std::max(a[i], b[i]);
+    for (int k = 1; k <= 5; ++k) b[i + k] += a[i + k];
+    b[i + 6] = std::min(a[i + 6], b[i + 6]);
+  }
+}
+
+MPI_Op summary_op() {
+  static MPI_Op op = [] {
+    MPI_Op o;
+    MPI_Op_create(&combine, 1, &o);
+    return o;
+  }();
+  return op;
+}
+
+std::int64_t checked_count(std::int64_t begin, std::int64_t end, std::string* error) {
+  if (end <= begin) return 0;
+  const int128 n = static_cast<int128>(end) - static_cast<int128>(begin);
+  if (n > max_iterations) {
+    *error = "autosched::mpi: loop bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
+             ") hold more than 2^62 iterations";
+    return -1;
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+}  // namespace
+
+class ExecutionState {
+ public:
+  ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t end, const LoopOptions& options);
+  ~ExecutionState() {
+    // Left without finish() (an exception between the calls): the other
+    // ranks may wait for this one; nothing collective can be done here.
+    if (loop_ != nullptr && !finished_) loop_->running = false;
+  }
+  ExecutionState(const ExecutionState&) = delete;
+  ExecutionState& operator=(const ExecutionState&) = delete;
+  IndexRange next();
+  void fail(std::string message);
+  LoopResult finish();
+
+  int rank = 0, size = 1;
+
+ private:
+  void decide(DecisionMessage& m, std::int64_t n);
+  void end_range(double t);
+
+  LoopRecord* loop_ = nullptr;
+  CommResources* res_ = nullptr;
+  LoopOptions options_;
+  std::int64_t begin_ = 0, n_ = 0;
+  TechniqueSpec spec_;
+  TechniqueParams params_;
+  TechniqueId ran_ = TechniqueId::static_;
+  Protocol protocol_ = Protocol::master_worker;
+  std::unique_ptr<Role> role_;
+  RankClock clock_;
+  double start_ = 0, finish_ = 0;
+  double range_started_ = -1;  ///< MPI_Wtime when the last non-empty range was handed out
+  double work_ = 0;
+  std::int64_t own_iterations_ = 0, own_chunks_ = 0;
+  bool failed_ = false;
+  bool finished_ = false;
+  std::string failure_;
+};
+
+void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
+  LoopRecord& loop = *loop_;
+  const std::string_view text = options_.schedule;
+  const Schedule* schedule = nullptr;
+  if (!text.empty()) {
+    if (!loop.option_schedule || loop.option_text != text) {
+      loop.option_schedule = parse_schedule(schedule_environment().with_rl_keys(text), "mpi::LoopOptions::schedule");
+      loop.option_text = std::string(text);
+    }
+    schedule = &*loop.option_schedule;
+  } else {
+    schedule = schedule_environment().for_loop(loop.name);
+    if (schedule == nullptr) schedule = &default_schedule();
+  }
+  spec_ = schedule->fixed;
+  loop.ticket = Ticket{};
+  if (schedule->selection && n > 0) {
+    session::start();  // the store (rank 0 only) and the selectors' logs
+    if (loop.group == nullptr) loop.group = &DecisionEngine::instance().group("mpi:" + loop.name);
+    loop.ticket = loop.group->decide(*schedule->selection, n, size);
+    spec_ = loop.ticket.arm;
+    if (loop.ticket.owns && loop.ticket.decision.profile) {
+      spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(n, profile_blocks), false, {}};
+    }
+  } else if (schedule->selection) {
+    spec_ = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn
+  }
+  params_ = spec_.params;
+  const std::int64_t chunk = spec_.expert_chunk ? exp_chunk(n, size) : spec_.chunk;
+  const TechniqueSetup setup{spec_.technique, LoopShape{n, size, chunk}, &params_, 0};
+  ran_ = prepare_dispenser(loop.dispenser, setup, loop.memory, loop.workspace).ran;
+  m.ran = static_cast<std::int32_t>(ran_);
+  const bool masterless = runs_without_master(loop.dispenser) && options_.protocol != Protocol::master_worker;
+  m.protocol = masterless ? (std::holds_alternative<ChunkSequence>(loop.dispenser) ? run_rma : run_static)
+                          : run_master_worker;
+  std::visit(
+      [&](auto& d) {
+        if constexpr (requires { std::decay_t<decltype(d)>::timed; }) m.timed = std::decay_t<decltype(d)>::timed;
+      },
+      loop.dispenser);
+  if (loop.memory.profile) {
+    m.has_profile = 1;
+    m.mu_ns = loop.memory.profile->mu_ns;
+    m.sigma_ns = loop.memory.profile->sigma_ns;
+    m.overhead_ns = loop.memory.profile->overhead_ns;
+    m.samples = loop.memory.profile->samples;
+  }
+  set_text(m, spec_.text());
+}
+
+ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t end, const LoopOptions& options)
+    : options_(options) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    autosched::detail::throw_error("autosched::mpi: MPI is not initialized (call MPI_Init before the first MPI loop)");
+  }
+  res_ = &resources(user);
+  MPI_Comm_rank(res_->comm, &rank);
+  MPI_Comm_size(res_->comm, &size);
+  const std::string_view name = options.name.empty() ? std::string_view("mpi-loop") : options.name;
+  loop_ = &record(name);
+  if (loop_->running) {
+    autosched::detail::throw_error("autosched::mpi: loop '" + loop_->name +
+                                   "' is already running on this rank (an instance must finish() before the next starts)");
+  }
+  std::string bounds_error;
+  const std::int64_t n = checked_count(begin, end, &bounds_error);
+
+  DecisionMessage m;
+  if (rank == 0) {
+    m.begin = begin;
+    m.end = end;
+    if (n < 0) {
+      m.error = 1;
+      set_text(m, bounds_error);
+    } else {
+      if (res_->counter != MPI_WIN_NULL) res_->reset_counter();
+      try {
+        decide(m, n);
+      } catch (const std::exception& e) {
+        if (loop_->ticket.owns) loop_->group->abandon(loop_->ticket);
+        loop_->ticket = Ticket{};
+        m.error = 1;
+        set_text(m, e.what());
+      }
+    }
+  }
+  MPI_Bcast(&m, sizeof m, MPI_BYTE, 0, res_->comm);
+  if (m.error) autosched::detail::throw_error(m.text);
+
+  // Every rank plans with the coordinator's bounds; a rank called with other
+  // bounds takes part as a failed rank, so that nobody hangs and finish() throws everywhere.
+  begin_ = m.begin;
+  n_ = checked_count(m.begin, m.end, &bounds_error);
+  if (rank != 0) {
+    spec_ = parse_technique_spec(m.text, "the coordinator's decision");
+    params_ = spec_.params;
+    if (m.has_profile) loop_->memory.profile = Profile{m.mu_ns, m.sigma_ns, m.overhead_ns, m.samples};
+  }
+  protocol_ = m.protocol == run_master_worker ? Protocol::master_worker : Protocol::rma;
+  loop_->running = true;
+
+  RoleSetup setup;
+  setup.comm = res_->comm;
+  setup.rank = rank;
+  setup.size = size;
+  setup.n = n_;
+  setup.request_when = options.request_when;
+  setup.break_after = options.break_after;
+  setup.timed = m.timed != 0;
+  start_ = MPI_Wtime();
+  clock_.origin = start_;
+  setup.clock = clock_;
+  if (m.protocol == run_master_worker) {
+    role_ = rank == 0 ? make_coordinator(setup, loop_->dispenser, loop_->memory) : make_worker(setup);
+  } else {
+    if (rank != 0) {
+      const std::int64_t chunk = spec_.expert_chunk ? exp_chunk(n_, size) : spec_.chunk;
+      ran_ = prepare_dispenser(loop_->dispenser, {spec_.technique, LoopShape{n_, size, chunk}, &params_, 0},
+                               loop_->memory, loop_->workspace)
+                 .ran;
+    }
+    const MPI_Win counter = m.protocol == run_rma ? res_->rma_counter() : MPI_WIN_NULL;
+    role_ = make_masterless(setup, loop_->dispenser, counter);
+  }
+  ran_ = static_cast<TechniqueId>(m.ran);
+  if (begin != m.begin || end != m.end) {
+    fail("rank " + std::to_string(rank) + " called the loop with bounds [" + std::to_string(begin) + ", " +
+         std::to_string(end) + "), the coordinator with [" + std::to_string(m.begin) + ", " + std::to_string(m.end) +
+         ")");
+  }
+}
+
+void ExecutionState::end_range(double t) {
+  if (range_started_ >= 0) work_ += t - range_started_;
+  range_started_ = -1;
+}
+
+IndexRange ExecutionState::next() {
+  if (failed_ || finished_ || role_->done()) return {};
+  end_range(MPI_Wtime());
+  const IndexRange r = role_->next();
+  const double t = MPI_Wtime();
+  if (r.empty()) {
+    finish_ = t;
+    return {};
+  }
+  range_started_ = t;
+  own_iterations_ += r.size();
+  ++own_chunks_;
+  return {begin_ + r.begin, begin_ + r.end};
+}
+
+void ExecutionState::fail(std::string message) {
+  if (failed_ || finished_) return;
+  end_range(MPI_Wtime());
+  failed_ = true;
+  failure_ = std::move(message);
+  role_->fail();
+  finish_ = MPI_Wtime();
+}
+
+LoopResult ExecutionState::finish() {
+  if (finished_) autosched::detail::throw_error("autosched::mpi: finish() called twice for loop '" + loop_->name + "'");
+  if (!failed_ && !role_->done()) {
+    fail("finish() was called on rank " + std::to_string(rank) + " before next() returned an empty range");
+  }
+  finished_ = true;
+  role_->drain();
+  if (finish_ == 0) finish_ = MPI_Wtime();
+  role_.reset();  // RMA: unlocks the window before anyone may reset it
+
+  const double elapsed_ns = std::max(0.0, (finish_ - start_) * 1e9);
+  Summary mine;
+  mine.elapsed_max = elapsed_ns;
+  mine.s1 = elapsed_ns;
+  mine.s2 = elapsed_ns * elapsed_ns;
+  mine.s3 = mine.s2 * elapsed_ns;
+  mine.s4 = mine.s2 * mine.s2;
+  mine.iterations = static_cast<double>(own_iterations_);
+  if (failed_) mine.failed_rank = rank;
+  Summary all;
+  MPI_Allreduce(&mine, &all, summary_words, MPI_DOUBLE, summary_op(), res_->comm);
+  loop_->running = false;
+
+  LoopRecord& loop = *loop_;
+  if (std::isfinite(all.failed_rank)) {
+    if (rank == 0 && loop.ticket.owns) loop.group->abandon(loop.ticket);
+    // The lowest failing rank tells everyone why.
+    const int root = static_cast<int>(all.failed_rank);
+    std::int64_t length = rank == root ? static_cast<std::int64_t>(failure_.size()) : 0;
+    MPI_Bcast(&length, 1, MPI_INT64_T, root, res_->comm);
+    std::string why(static_cast<std::size_t>(length), '\0');
+    if (rank == root) why = failure_;
+    MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, root, res_->comm);
+    autosched::detail::throw_error("autosched::mpi: loop '" + loop.name + "' was aborted on every rank: rank " +
+                                   std::to_string(root) + " failed: " + why);
+  }
+
+  const LoopMetrics metrics =
+      metrics_from_power_sums(static_cast<double>(size), all.elapsed_max, all.s1, all.s2, all.s3, all.s4);
+  LoopResult result;
+  result.technique = std::string(technique_info(ran_).name);
+  result.protocol = protocol_;
+  result.loop_seconds = all.elapsed_max * 1e-9;
+  result.iterations = static_cast<std::int64_t>(std::llround(all.iterations));
+  result.own_iterations = own_iterations_;
+  result.own_chunks = own_chunks_;
+  result.own_work_seconds = work_;
+  result.percent_imbalance = metrics.percent_imbalance;
+  if (rank == 0) {
+    if (ran_ == TechniqueId::profiling) loop.memory.cost.reset();
+    close_dispenser(loop.dispenser, loop.memory);
+    Ticket& t = loop.ticket;
+    if (t.owns) {
+      if (ran_ != spec_.technique) {
+        TechniqueSpec ran_arm = t.arm;
+        ran_arm.technique = ran_;
+        if (const int arm = find_arm(t.slot->point->arms(), ran_arm); arm >= 0) t.decision.arm = arm;
+      }
+      Outcome outcome{metrics.loop_time_ns, metrics, false};
+      if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) outcome.profile = &*loop.memory.cost;
+      result.selection_seconds = loop.group->complete(t, outcome).cost_ns * 1e-9;
+    }
+    loop.ticket = Ticket{};
+  }
+  return result;
+}
+
+}  // namespace detail
+
+Execution::Execution(MPI_Comm comm, std::int64_t begin, std::int64_t end, const LoopOptions& options)
+    : state_(std::make_unique<detail::ExecutionState>(comm, begin, end, options)) {}
+Execution::~Execution() = default;
+IndexRange Execution::next() { return state_->next(); }
+void Execution::fail(std::string message) { state_->fail(std::move(message)); }
+LoopResult Execution::finish() { return state_->finish(); }
+int Execution::rank() const noexcept { return state_->rank; }
+int Execution::size() const noexcept { return state_->size; }
+
+}  // namespace autosched::mpi

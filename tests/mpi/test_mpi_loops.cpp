@@ -1,0 +1,167 @@
+// The MPI runtime's contract, under mpiexec with any number of ranks: every
+// index exactly once for every technique, in master-worker and masterless
+// (RMA / static) modes; a throwing body aborts the loop on every rank with
+// the failing rank's message; ranks that disagree on the bounds fail
+// together; selectors run instance after instance. A plain main(): exits
+// nonzero on every rank when any check failed anywhere.
+//
+//   mpiexec -n 4 test_mpi_loops [--quick]
+#include <autosched/core/error.hpp>
+#include <autosched/mpi/mpi.hpp>
+#include <autosched/techniques/catalogue.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace mpi = autosched::mpi;
+
+int rank = 0;
+int ranks = 1;
+int failures = 0;
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) {
+    ++failures;
+    std::fprintf(stderr, "rank %d: FAILED: %s\n", rank, what.c_str());
+  }
+}
+
+/// Runs [begin, begin + n) under `schedule` and checks that the ranks
+/// together ran every index exactly once.
+void check_coverage(const std::string& schedule, mpi::Protocol protocol, std::int64_t begin, std::int64_t n) {
+  std::vector<std::uint8_t> seen(static_cast<std::size_t>(n), 0);
+  bool outside = false;
+  mpi::LoopOptions options;
+  options.name = "coverage";
+  options.schedule = schedule;
+  options.protocol = protocol;
+  const std::string what = schedule + " (" + std::string(mpi::protocol_name(protocol)) + ") N=" + std::to_string(n);
+  try {
+    const mpi::LoopResult r = mpi::parallel_for(
+        MPI_COMM_WORLD, begin, begin + n,
+        [&](std::int64_t i) {
+          if (i < begin || i >= begin + n) {
+            outside = true;
+          } else {
+            ++seen[static_cast<std::size_t>(i - begin)];
+          }
+        },
+        options);
+    expect(r.iterations == n, what + ": " + std::to_string(r.iterations) + " iterations reported");
+    expect(r.protocol != mpi::Protocol::automatic, what + ": protocol not reported");
+  } catch (const std::exception& e) {
+    expect(false, what + ": threw " + e.what());
+    return;
+  }
+  expect(!outside, what + ": an index outside the range ran");
+  std::vector<std::uint8_t> total(seen.size(), 0);
+  MPI_Reduce(seen.data(), total.data(), static_cast<int>(seen.size()), MPI_UINT8_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    std::int64_t wrong = 0;
+    for (std::uint8_t c : total) wrong += c != 1;
+    expect(wrong == 0, what + ": " + std::to_string(wrong) + " indices did not run exactly once");
+  }
+}
+
+void check_all_techniques(bool quick) {
+  std::vector<std::int64_t> sizes = {0, 1, ranks - 1, 1000003};
+  if (quick) sizes.back() = 10007;
+  for (const auto& info : autosched::technique_catalogue()) {
+    const std::string name(info.name);
+    for (const std::int64_t n : sizes) {
+      // ss hands out single iterations: a million round trips per protocol is
+      // minutes on an oversubscribed machine, so its large case uses chunk 64.
+      const std::string schedule = name == "ss" && n > 100000 ? "ss,chunk=64" : name;
+      check_coverage(schedule, mpi::Protocol::master_worker, -7, n);
+      check_coverage(schedule, mpi::Protocol::automatic, 5, n);
+    }
+  }
+}
+
+/// A body that throws at one index aborts the loop on every rank, with the
+/// message of the rank that ran it; the loop runs normally afterwards.
+void check_throwing_body(mpi::Protocol protocol, const std::string& schedule) {
+  bool threw = false;
+  bool i_failed = false;
+  std::string message;
+  mpi::LoopOptions options;
+  options.name = "throwing";
+  options.schedule = schedule;
+  options.protocol = protocol;
+  try {
+    mpi::parallel_for(
+        MPI_COMM_WORLD, 0, 100000,
+        [&](std::int64_t i) {
+          if (i == 4242) {
+            i_failed = true;
+            throw std::runtime_error("planted failure in the body");
+          }
+        },
+        options);
+  } catch (const autosched::Error& e) {
+    threw = true;
+    message = e.what();
+  }
+  const std::string what = "throwing body, " + schedule + " (" + std::string(mpi::protocol_name(protocol)) + ")";
+  expect(threw, what + ": no error on this rank");
+  expect(message.find(" failed: planted failure in the body") != std::string::npos, what + ": message '" + message + "'");
+  if (i_failed) expect(message.find("rank " + std::to_string(rank) + " failed") != std::string::npos, what + ": names the failing rank");
+  check_coverage(schedule, protocol, 0, 5000);  // nothing left over from the aborted instance
+}
+
+void check_bounds_mismatch() {
+  if (ranks == 1) return;  // nobody to disagree with
+  bool threw = false;
+  try {
+    mpi::parallel_for(MPI_COMM_WORLD, 0, rank == ranks - 1 ? 99 : 100, [](std::int64_t) {}, {.name = "mismatch"});
+  } catch (const autosched::Error& e) {
+    threw = std::string(e.what()).find("bounds") != std::string::npos;
+  }
+  expect(threw, "ranks with different bounds: every rank throws naming the bounds");
+}
+
+void check_bad_schedule() {
+  bool threw = false;
+  try {
+    mpi::parallel_for(MPI_COMM_WORLD, 0, 10, [](std::int64_t) {}, {.name = "bad", .schedule = "fastest"});
+  } catch (const autosched::Error& e) {
+    threw = std::string(e.what()).find("fastest") != std::string::npos;
+  }
+  expect(threw, "an unknown technique: every rank throws naming it");
+}
+
+void check_selectors(bool quick) {
+  const int steps = quick ? 30 : 80;
+  for (const char* schedule : {"auto", "auto:exhaustive", "auto:qlearn", "auto:expert"}) {
+    for (int s = 0; s < steps; ++s) check_coverage(schedule, mpi::Protocol::automatic, 0, 20000 + 13 * rank * 0);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const bool quick = argc > 1 && std::string_view(argv[1]) == "--quick";
+  check_all_techniques(quick);
+  for (const char* s : {"fac2", "awf-b", "static", "ss"}) {
+    check_throwing_body(mpi::Protocol::master_worker, s);
+    check_throwing_body(mpi::Protocol::automatic, s);
+  }
+  check_bounds_mismatch();
+  check_bad_schedule();
+  check_selectors(quick);
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("test_mpi_loops: %d ranks, %d failed checks\n", ranks, all);
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}
