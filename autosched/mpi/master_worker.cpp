@@ -176,7 +176,8 @@ class Worker final : public Role {
   IndexRange next() override {
     const std::int64_t t = s_.clock.now_ns();
     if (in_chunk_ && rest_.empty()) {  // the current chunk has run: keep its times for the next report
-      last_ = {chunk_.begin, chunk_.end, chunk_ready_ns_, chunk_started_ns_, t};
+      last_ = WorkerReport{.kind = WorkerReport::request, .begin = chunk_.begin, .end = chunk_.end,
+                           .ready_ns = chunk_ready_ns_, .started_ns = chunk_started_ns_, .finished_ns = t};
       in_chunk_ = false;
       finished_at_ = t;
     }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,10 +139,35 @@ void check_bad_schedule() {
 }
 
 void check_selectors(bool quick) {
-  const int steps = quick ? 30 : 80;
-  for (const char* schedule : {"auto", "auto:exhaustive", "auto:qlearn", "auto:expert"}) {
-    for (int s = 0; s < steps; ++s) check_coverage(schedule, mpi::Protocol::automatic, 0, 20000 + 13 * rank * 0);
+  const int steps = quick ? 20 : 40;
+  // Every selector of the thread level, the chunk-parameter agent included.
+  for (const char* schedule : {"auto", "auto:random", "auto:exhaustive", "auto:binary", "auto:expert", "auto:qlearn",
+                               "auto:sarsa", "auto:doubleq", "auto:qv", "auto:expected-sarsa", "auto:chunk"}) {
+    for (int s = 0; s < steps; ++s) check_coverage(schedule, mpi::Protocol::automatic, 0, 20000);
   }
+}
+
+/// auto's first instance profiles the loop over the ranks (master-worker:
+/// every chunk's time must reach the coordinator, the last ones included),
+/// and the ranking that follows tries a handful of arms. A lost chunk time
+/// leaves no cost profile, and auto then sweeps its whole portfolio (24 arms).
+void check_auto_profiles() {
+  std::set<std::string> tried;
+  std::string first;
+  for (int step = 0; step < 25; ++step) {
+    const mpi::LoopResult r = mpi::parallel_for(
+        MPI_COMM_WORLD, 0, 30000,
+        [](std::int64_t i) {
+          volatile double x = 0;
+          for (std::int64_t k = 0; k < i / 1000; ++k) x = x + 1.0;
+        },
+        {.name = "auto-profiles", .schedule = "auto"});
+    if (step == 0) first = r.technique;
+    tried.insert(r.technique);
+  }
+  expect(first == "profiling", "auto's first instance profiles the loop (ran " + first + ")");
+  // profiling + at most 4 shortlisted + 2 extra arms (+1 for a re-profile after a false alarm).
+  expect(tried.size() <= 8, "auto tried " + std::to_string(tried.size()) + " techniques in 25 steps: no ranking?");
 }
 
 }  // namespace
@@ -159,6 +185,7 @@ int main(int argc, char** argv) {
   check_bounds_mismatch();
   check_bad_schedule();
   check_selectors(quick);
+  check_auto_profiles();
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) std::printf("test_mpi_loops: %d ranks, %d failed checks\n", ranks, all);
