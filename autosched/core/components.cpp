@@ -45,10 +45,12 @@ const std::vector<Component>& components() {
     if (AUTOSCHED_WITH_MPI) {
       c.push_back(
           {"MPI", S::found,
-           std::string("MPI ") + AUTOSCHED_MPI_VERSION + ": autosched::regions_mpi (collective region training)", ""});
+           std::string("MPI ") + AUTOSCHED_MPI_VERSION +
+               ": autosched::mpi (process-level loops), autosched::regions_mpi (collective region training)",
+           ""});
     } else {
-      c.push_back(
-          {"MPI", S::not_built, "MPI was not found when autosched was configured", "regions train per process"});
+      c.push_back({"MPI", S::not_built, "MPI was not found when autosched was configured",
+                   "no process-level loops; regions train per process"});
     }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
