@@ -6,7 +6,9 @@
 #      on a Release build with clang + LLVM libomp;
 #   3. the concurrency tests under ThreadSanitizer (clang, libomp + Archer);
 #   4. the store, configuration, model-file and grammar-fuzz tests under
-#      AddressSanitizer + UBSan (g++; only the test programs they need).
+#      AddressSanitizer + UBSan (g++; only the test programs they need);
+#   5. a build without MPI (an optional component): the library and the tool
+#      build, and `autosched info` says MPI is not built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -25,4 +27,9 @@ cmake --build --preset asan --target test_core test_select test_regions test_reg
   test_store_processes store_probe test_session
 step "asan: test"
 ctest --preset asan
+step "without MPI: build the tool, check autosched info"
+cmake -S . -B build/no-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON \
+  -DAUTOSCHED_BUILD_TESTS=OFF -DAUTOSCHED_BUILD_BENCH=OFF -DAUTOSCHED_BUILD_EXAMPLES=OFF -DAUTOSCHED_BUILD_APPS=OFF >/dev/null
+cmake --build build/no-mpi --target autosched
+build/no-mpi/bin/autosched info | grep -E '^  MPI +not built'
 step "all test runs passed"
