@@ -36,13 +36,16 @@ void expect(bool ok, const std::string& what) {
 
 /// Runs [begin, begin + n) under `schedule` and checks that the ranks
 /// together ran every index exactly once.
-void check_coverage(const std::string& schedule, mpi::Protocol protocol, std::int64_t begin, std::int64_t n) {
+void check_coverage(const std::string& schedule, mpi::Protocol protocol, std::int64_t begin, std::int64_t n,
+                    std::int64_t request_when = 0, std::int64_t break_after = 0) {
   std::vector<std::uint8_t> seen(static_cast<std::size_t>(n), 0);
   bool outside = false;
   mpi::LoopOptions options;
   options.name = "coverage";
   options.schedule = schedule;
   options.protocol = protocol;
+  options.request_when = request_when;
+  options.break_after = break_after;
   const std::string what = schedule + " (" + std::string(mpi::protocol_name(protocol)) + ") N=" + std::to_string(n);
   try {
     const mpi::LoopResult r = mpi::parallel_for(
@@ -84,6 +87,39 @@ void check_all_techniques(bool quick) {
       check_coverage(schedule, mpi::Protocol::automatic, 5, n);
     }
   }
+}
+
+/// The master-worker knobs change where chunks are split, never what runs.
+void check_protocol_knobs() {
+  for (const char* schedule : {"ss", "fac2", "awf-c", "af", "static"}) {
+    for (const std::int64_t request_when : {1, 7, 1000000}) {
+      for (const std::int64_t break_after : {1, 5, 1000000}) {
+        check_coverage(schedule, mpi::Protocol::master_worker, 3, 20011, request_when, break_after);
+      }
+    }
+  }
+}
+
+/// finish() before next() ran dry is a usage error: every rank learns of it.
+void check_early_finish() {
+  bool threw = false;
+  std::string message = "no error";
+  try {
+    // Master-worker static: the coordinator's own block is surely not done after one piece.
+    mpi::Execution ex(MPI_COMM_WORLD, 0, 100000,
+                      {.name = "early-finish", .schedule = "static", .protocol = mpi::Protocol::master_worker,
+                       .break_after = 10});
+    if (rank == 0) (void)ex.next();  // the coordinator stops after one range
+    else
+      while (!ex.next().empty()) {
+      }
+    ex.finish();
+  } catch (const autosched::Error& e) {
+    message = e.what();
+    threw = message.find("before next() returned an empty range") != std::string::npos;
+  }
+  expect(threw, "finish() before the ranges ran out: every rank throws (" + message + ")");
+  check_coverage("fac2", mpi::Protocol::automatic, 0, 1000);
 }
 
 /// A body that throws at one index aborts the loop on every rank, with the
@@ -183,6 +219,8 @@ int main(int argc, char** argv) {
     check_throwing_body(mpi::Protocol::automatic, s);
   }
   check_bounds_mismatch();
+  check_protocol_knobs();
+  check_early_finish();
   check_bad_schedule();
   check_selectors(quick);
   check_auto_profiles();
