@@ -24,7 +24,7 @@ int on_delete(MPI_Comm, int, void* value, void*) {
 
 /// MPI_Finalize deletes MPI_COMM_SELF's attributes first: every cached
 /// resource goes then, while MPI still works.
-int on_finalize(MPI_Comm, int, void*, void*) {
+[[maybe_unused]] int on_finalize(MPI_Comm, int, void*, void*) {
   while (!live.empty()) MPI_Comm_delete_attr(live.front()->user, keyval);  // calls on_delete
   return MPI_SUCCESS;
 }
@@ -34,9 +34,14 @@ int on_finalize(MPI_Comm, int, void*, void*) {
 CommResources& resources(MPI_Comm user) {
   if (keyval == MPI_KEYVAL_INVALID) {
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_delete, &keyval, nullptr);
+#ifndef SMPI_H
+    // SimGrid SMPI (its mpi.h defines SMPI_H) runs COMM_SELF's deleters
+    // after it has shut MPI down, where every MPI call aborts; the simulator
+    // reclaims windows and communicators itself.
     int finalize_key = MPI_KEYVAL_INVALID;
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_finalize, &finalize_key, nullptr);
     MPI_Comm_set_attr(MPI_COMM_SELF, finalize_key, nullptr);
+#endif
   }
   void* value = nullptr;
   int found = 0;
@@ -60,6 +65,15 @@ MPI_Win CommResources::rma_counter() {
     MPI_Barrier(comm);  // nobody fetches before the counter holds 0
   }
   return counter;
+}
+
+void CommResources::end_instance() {
+#ifdef SMPI_H
+  if (counter != MPI_WIN_NULL) {
+    MPI_Win_free(&counter);
+    counter_memory = nullptr;
+  }
+#endif
 }
 
 void CommResources::reset_counter() {

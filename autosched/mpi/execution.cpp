@@ -31,6 +31,8 @@ std::string_view protocol_name(Protocol p) noexcept {
       return "master-worker";
     case Protocol::rma:
       return "rma";
+    case Protocol::none:
+      return "none";
     default:
       return "auto";
   }
@@ -268,7 +270,9 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
     params_ = spec_.params;
     if (m.has_profile) loop_->memory.profile = Profile{m.mu_ns, m.sigma_ns, m.overhead_ns, m.samples};
   }
-  protocol_ = m.protocol == run_master_worker ? Protocol::master_worker : Protocol::rma;
+  protocol_ = m.protocol == run_master_worker ? Protocol::master_worker
+              : m.protocol == run_rma         ? Protocol::rma
+                                              : Protocol::none;
   loop_->running = true;
 
   RoleSetup setup;
@@ -352,6 +356,7 @@ LoopResult ExecutionState::finish() {
   if (failed_) mine.failed_rank = rank;
   Summary all;
   MPI_Allreduce(&mine, &all, summary_words, MPI_DOUBLE, summary_op(), res_->comm);
+  if (protocol_ == Protocol::rma) res_->end_instance();
   loop_->running = false;
 
   LoopRecord& loop = *loop_;

@@ -36,13 +36,13 @@ namespace autosched::mpi {
 /// What finish() reports; the same on every rank except the own_ fields.
 struct LoopResult {
   std::string technique;           ///< the technique that ran (e.g. "fac2", "profiling")
-  Protocol protocol = Protocol::automatic;  ///< master_worker or rma (never automatic)
+  Protocol protocol = Protocol::automatic;  ///< master_worker, rma or none (never automatic)
   double loop_seconds = 0;         ///< latest rank finish − earliest rank start (MPI_Wtime)
   std::int64_t iterations = 0;     ///< over all ranks (== end − begin)
   std::int64_t own_iterations = 0; ///< run by this rank
   std::int64_t own_chunks = 0;     ///< ranges next() returned on this rank
   double own_work_seconds = 0;     ///< this rank's time between next() and the following call
-  double percent_imbalance = 0;    ///< (max − mean) / max · P/(P−1) · 100 over rank finish times
+  double percent_imbalance = 0;    ///< (T_max / T_mean − 1) · 100 over the ranks' finishing times
   double selection_seconds = 0;    ///< the coordinator's choose + observe (0 elsewhere)
 };
 

@@ -21,9 +21,12 @@ enum class Protocol {
   /// MPI-3 window on rank 0 and computes chunk k's bounds itself (distributed
   /// chunk calculation). Techniques that need a master run master_worker.
   rma,
+  /// Reported for static: every rank computes its own chunks and no message
+  /// is exchanged. As an option it means `automatic`.
+  none,
 };
 
-/// Text of a protocol: "auto", "master-worker", "rma".
+/// Text of a protocol: "auto", "master-worker", "rma", "none".
 std::string_view protocol_name(Protocol p) noexcept;
 
 struct LoopOptions {

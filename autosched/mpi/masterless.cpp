@@ -21,7 +21,9 @@ class RmaRank final : public Role {
  public:
   RmaRank(const RoleSetup& s, ChunkSequence& d, MPI_Win counter) : d_(d), counter_(counter) {
     (void)s;
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, counter_);
+    // Only rank 0 holds the counter: a shared lock on it alone (lock_all
+    // would open an epoch with every rank, P² messages per instance under SMPI).
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, counter_);
   }
   ~RmaRank() override { unlock(); }
 
@@ -52,7 +54,7 @@ class RmaRank final : public Role {
     unlock();
   }
   void unlock() {
-    if (locked_) MPI_Win_unlock_all(counter_);
+    if (locked_) MPI_Win_unlock(0, counter_);
     locked_ = false;
   }
 

@@ -22,6 +22,12 @@ struct CommResources {
   MPI_Win rma_counter();
   /// Rank 0: sets the counter to 0 (before the broadcast that starts an instance).
   void reset_counter();
+  /// Collective, after an instance that used the counter. Under SimGrid SMPI
+  /// it frees the window (recreated by the next RMA instance): SMPI cannot
+  /// free it at MPI_Finalize and reports the window's pending receives as a
+  /// deadlock. Elsewhere it does nothing: the window lives until the
+  /// communicator is freed or MPI_Finalize.
+  void end_instance();
 };
 
 /// The resources of `user`, created (collectively) on first call.
