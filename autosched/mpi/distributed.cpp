@@ -1,0 +1,689 @@
+// Distributed data with random work stealing (reference/mpi-pinning.md §1.7).
+//
+// Each rank holds one pool at a time: [head, tail) of a range whose data's
+// home is some rank (its own block first, later a stolen range). It runs the
+// pool in chunks of the local technique, prepared as if for one worker over
+// the pool (the thread runtime's dispensers, one implementation), and runs
+// each chunk in pieces of poll_every iterations: between pieces it answers
+// steal requests. At P = 1 many techniques hand out the whole pool as one
+// chunk (static, GSS), so the pieces, not the chunks, bound how long a thief
+// waits for an answer. A victim gives floor(ratio × (tail − head))
+// iterations from the tail; the chunk being run is clipped to the new tail.
+//
+// Termination: whenever a rank's pool runs dry it reports the iterations it
+// ran since its last report to the coordinator; the coordinator sends END
+// when the reports add up to N (no token ring: N is known). A failure sends
+// END too, flagged as an abort. After END, messages may still be in flight
+// (a steal request to a rank that ended, results on their way home): each
+// rank counts what it sent to whom, one MPI_Reduce_scatter_block tells every
+// rank how many it must receive, and a thief with a request out waits for
+// its answer. Then the one MPI_Allreduce of the instance.
+
+#include <autosched/mpi/distributed_for.hpp>
+
+#include <autosched/core/error.hpp>
+#include <autosched/measure/metrics.hpp>
+#include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/techniques/any_dispenser.hpp>
+#include <autosched/techniques/technique_spec.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <random>
+#include <thread>
+#include <type_traits>
+
+namespace autosched::mpi {
+
+namespace detail {
+
+namespace {
+
+/// Tags on the runtime's duplicate communicator, apart from master-worker's.
+enum DistributedTag : int {
+  tag_steal_request = 21,  ///< thief → victim: int64 (unused)
+  tag_steal_reply = 22,    ///< victim → thief: int64 [begin, end, home] + payload; empty range = NACK
+  tag_results = 23,        ///< thief → home: int64 [begin, end] + payload
+  tag_count = 24,          ///< rank → coordinator: int64 iterations run since the last report
+  tag_fail = 25,           ///< rank → coordinator: this rank failed (int64 unused)
+  tag_end = 26,            ///< coordinator → rank: int64 1 = aborted, 0 = every iteration ran
+};
+constexpr int coordinator = 0;
+
+/// One pool's chunks from a dispenser prepared for one worker.
+class LocalChunker {
+ public:
+  virtual ~LocalChunker() = default;
+  /// The next chunk (relative to the pool); `now_ns` ends the previous one.
+  virtual IndexRange next(std::int64_t now_ns) = 0;
+};
+
+template <class D>
+class Chunker final : public LocalChunker {
+ public:
+  Chunker(D& d, std::int64_t now_ns) : d_(d), w_(d.worker(0, now_ns)) {}
+  IndexRange next(std::int64_t now_ns) override {
+    if constexpr (D::timed) {
+      if (!last_.empty()) d_.completed(w_, last_, ChunkTiming{started_ns_, started_ns_, now_ns});
+    }
+    last_ = d_.next(w_);
+    started_ns_ = now_ns;
+    return last_;
+  }
+
+ private:
+  D& d_;
+  typename D::Worker w_;
+  IndexRange last_{};
+  std::int64_t started_ns_ = 0;
+};
+
+/// The coordinator's steal-ratio selectors, one per loop name.
+StealRatioSelector& ratio_selector(std::string_view name) {
+  static std::map<std::string, std::unique_ptr<StealRatioSelector>, std::less<>> selectors;
+  auto it = selectors.find(name);
+  if (it == selectors.end()) it = selectors.emplace(std::string(name), std::make_unique<StealRatioSelector>()).first;
+  return *it->second;
+}
+
+/// What the coordinator broadcasts; followed by P + 1 block boundaries.
+struct Plan {
+  std::int64_t begin = 0, end = 0;
+  std::int32_t error = 0;  ///< 1: `text` is an error message
+  std::int32_t ratio = 0;  ///< StealRatio
+  std::uint64_t instance = 0;
+  char text[400] = {};     ///< the local technique, or the error
+};
+
+void set_text(Plan& m, const std::string& s) {
+  const std::size_t len = std::min(s.size(), sizeof(m.text) - 1);
+  std::memcpy(m.text, s.data(), len);
+  m.text[len] = '\0';
+}
+
+/// The one reduction: max, sums and min in one buffer.
+constexpr int summary_words = 11;
+void combine(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<double*>(in);
+  auto* b = static_cast<double*>(inout);
+  for (int i = 0; i + summary_words <= *len; i += summary_words) {
+    b[i] = std::max(a[i], b[i]);          // loop time (to END)
+    b[i + 1] = std::max(a[i + 1], b[i + 1]);  // last work
+    for (int k = 2; k <= 9; ++k) b[i + k] += a[i + k];
+    b[i + 10] = std::min(a[i + 10], b[i + 10]);  // lowest failing rank
+  }
+}
+MPI_Op summary_op() {
+  static MPI_Op op = [] {
+    MPI_Op o;
+    MPI_Op_create(&combine, 1, &o);
+    return o;
+  }();
+  return op;
+}
+
+std::int64_t checked_count(std::int64_t begin, std::int64_t end, std::string* error) {
+  if (end <= begin) return 0;
+  const int128 n = static_cast<int128>(end) - static_cast<int128>(begin);
+  if (n > max_iterations) {
+    *error = "autosched::mpi::distributed_for: bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
+             ") hold more than 2^62 iterations";
+    return -1;
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+std::string blocks_error(std::span<const std::int64_t> b, std::int64_t begin, std::int64_t end, int size) {
+  const std::string head = "autosched::mpi::distributed_for: DistributedOptions::blocks";
+  if (static_cast<int>(b.size()) != size + 1) {
+    return head + " has " + std::to_string(b.size()) + " boundaries, expected P + 1 = " + std::to_string(size + 1);
+  }
+  if (b.front() != begin || b.back() != std::max(begin, end)) {
+    return head + " runs from " + std::to_string(b.front()) + " to " + std::to_string(b.back()) +
+           ", expected the loop's bounds " + std::to_string(begin) + " and " + std::to_string(end);
+  }
+  for (std::size_t i = 1; i < b.size(); ++i) {
+    if (b[i] < b[i - 1]) return head + " decreases at boundary " + std::to_string(i);
+  }
+  return {};
+}
+
+std::vector<std::byte> header_bytes(std::initializer_list<std::int64_t> words, std::vector<std::byte> payload) {
+  std::vector<std::byte> m(words.size() * sizeof(std::int64_t) + payload.size());
+  std::memcpy(m.data(), words.begin(), words.size() * sizeof(std::int64_t));
+  if (!payload.empty()) std::memcpy(m.data() + words.size() * sizeof(std::int64_t), payload.data(), payload.size());
+  return m;
+}
+
+std::int64_t word(const std::vector<std::byte>& m, int k) {
+  std::int64_t v = 0;
+  std::memcpy(&v, m.data() + k * sizeof(std::int64_t), sizeof v);
+  return v;
+}
+
+}  // namespace
+
+class DistributedState {
+ public:
+  DistributedState(MPI_Comm user, std::int64_t begin, std::int64_t end, const DistributedOptions& options);
+  IndexRange next();
+  void fail(std::string message);
+  DistributedResult finish();
+
+ private:
+  // The pool.
+  void open_pool(IndexRange r, int home, bool stolen);
+  IndexRange take_piece();
+  void close_pool();
+  // Messages.
+  bool handle(bool wait);
+  void answer_steal(int thief);
+  void take_reply(int victim, const std::vector<std::byte>& m);
+  void send(int to, int tag, std::vector<std::byte> bytes, bool counted);
+  void send_word(int to, int tag, std::int64_t v, bool counted) {
+    send(to, tag, header_bytes({v}, {}), counted);
+  }
+  void report(std::int64_t ran);
+  void coordinator_check();
+  void end_all(bool aborted);
+  void steal_step();
+  void mark_failed(std::string message);
+  [[nodiscard]] std::int64_t now_ns() const { return static_cast<std::int64_t>((MPI_Wtime() - start_) * 1e9); }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::string name_;
+  std::int64_t begin_ = 0, n_ = 0;
+  DistributedOptions options_;
+  TechniqueSpec spec_;
+  TechniqueParams params_;
+  TechniqueId ran_ = TechniqueId::static_;
+  StealRatio ratio_ = StealRatio::half;
+  double ratio_value_ = 0.5;
+  double selection_ns_ = 0;
+  IndexRange block_;
+  std::mt19937_64 rng_;
+
+  // The pool: [head_, tail_) of pool_, relative to the loop's begin.
+  IndexRange pool_{};
+  std::int64_t head_ = 0, tail_ = 0;
+  int home_ = 0;
+  bool stolen_ = false;
+  IndexRange chunk_{};  ///< the chunk being run (relative), clipped to tail_ when used
+  std::int64_t piece_ = 1;
+  LoopMemory memory_;
+  Workspace workspace_;
+  AnyDispenser dispenser_;
+  std::unique_ptr<LocalChunker> chunker_;
+  IndexRange running_{};  ///< the piece next() returned last
+
+  // Stealing.
+  int outstanding_ = -1;  ///< the victim of the request out, or -1
+  std::vector<char> empty_;  ///< victims that answered NACK since the last reset
+  double backoff_ = 0;
+
+  // Termination and failure.
+  std::int64_t unreported_ = 0;
+  std::int64_t total_ = 0;  ///< coordinator: iterations reported
+  bool ended_ = false, aborted_ = false, failed_ = false, finished_ = false;
+  std::string failure_;
+  std::vector<std::int64_t> sent_;  ///< counted messages sent to each rank
+  std::int64_t received_ = 0;       ///< counted messages received
+  std::deque<std::pair<MPI_Request, std::vector<std::byte>>> sends_;
+
+  // Reported.
+  double start_ = 0, end_time_ = 0, last_work_ = 0;
+  std::int64_t own_iterations_ = 0, own_steals_ = 0, own_stolen_ = 0, own_given_ = 0, own_requests_ = 0;
+};
+
+DistributedState::DistributedState(MPI_Comm user, std::int64_t begin, std::int64_t end, const DistributedOptions& options)
+    : options_(options) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    autosched::detail::throw_error("autosched::mpi: MPI is not initialized (call MPI_Init before the first MPI loop)");
+  }
+  comm_ = resources(user).comm;
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  name_ = options.name.empty() ? std::string("mpi-distributed") : std::string(options.name);
+
+  std::string error;
+  const std::int64_t n = checked_count(begin, end, &error);
+  std::vector<std::byte> buffer(sizeof(Plan) + static_cast<std::size_t>(size_ + 1) * sizeof(std::int64_t));
+  std::vector<std::int64_t> blocks(static_cast<std::size_t>(size_ + 1), 0);
+  if (rank_ == coordinator) {
+    static std::uint64_t instances = 0;
+    Plan m;
+    m.begin = begin;
+    m.end = end;
+    m.instance = instances++;
+    try {
+      if (n < 0) autosched::detail::throw_error(error);
+      if (!options.blocks.empty()) {
+        if (std::string e = blocks_error(options.blocks, begin, end, size_); !e.empty()) autosched::detail::throw_error(e);
+        std::copy(options.blocks.begin(), options.blocks.end(), blocks.begin());
+      } else {
+        for (int r = 0; r <= size_; ++r) {
+          blocks[static_cast<std::size_t>(r)] = begin + static_cast<std::int64_t>(static_cast<int128>(n) * r / size_);
+        }
+      }
+      const std::string_view text = options.schedule.empty() ? std::string_view("fac2") : options.schedule;
+      if (text.substr(0, 4) == "auto") {
+        autosched::detail::throw_error("autosched::mpi::distributed_for: schedule '" + std::string(text) +
+                                       "': expected a fixed local technique (selection runs over the steal ratio only)");
+      }
+      const TechniqueSpec spec = parse_technique_spec(text, "mpi::DistributedOptions::schedule");
+      ratio_ = options.steal_ratio;
+      if (ratio_ == StealRatio::automatic) {
+        const double t0 = MPI_Wtime();
+        ratio_ = ratio_selector(name_).choose();
+        selection_ns_ += (MPI_Wtime() - t0) * 1e9;
+      }
+      m.ratio = static_cast<std::int32_t>(ratio_);
+      set_text(m, spec.text());
+    } catch (const std::exception& e) {
+      m.error = 1;
+      set_text(m, e.what());
+    }
+    std::memcpy(buffer.data(), &m, sizeof m);
+    std::memcpy(buffer.data() + sizeof m, blocks.data(), blocks.size() * sizeof(std::int64_t));
+  }
+  MPI_Bcast(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, coordinator, comm_);
+  Plan m;
+  std::memcpy(&m, buffer.data(), sizeof m);
+  if (m.error) autosched::detail::throw_error(m.text);
+  std::memcpy(blocks.data(), buffer.data() + sizeof m, blocks.size() * sizeof(std::int64_t));
+
+  begin_ = m.begin;
+  n_ = checked_count(m.begin, m.end, &error);
+  ratio_ = static_cast<StealRatio>(m.ratio);
+  ratio_value_ = steal_ratio_value(ratio_);
+  spec_ = parse_technique_spec(m.text, "the coordinator's decision");
+  params_ = spec_.params;
+  block_ = {blocks[static_cast<std::size_t>(rank_)], blocks[static_cast<std::size_t>(rank_) + 1]};
+  rng_.seed(options.seed ^ (m.instance * 0x9E3779B97F4A7C15ULL) ^ (static_cast<std::uint64_t>(rank_) << 32));
+  sent_.assign(static_cast<std::size_t>(size_), 0);
+  empty_.assign(static_cast<std::size_t>(size_), 0);
+  if (options_.min_steal < 1) options_.min_steal = 1;
+  start_ = MPI_Wtime();
+  last_work_ = start_;
+
+  // Disagreements make this rank fail, so that every rank throws in finish().
+  if (begin != m.begin || end != m.end) {
+    mark_failed("rank " + std::to_string(rank_) + " called the loop with bounds [" + std::to_string(begin) + ", " +
+                std::to_string(end) + "), the coordinator with [" + std::to_string(m.begin) + ", " +
+                std::to_string(m.end) + ")");
+  } else if (!options.blocks.empty() &&
+             !std::equal(options.blocks.begin(), options.blocks.end(), blocks.begin(), blocks.end())) {
+    mark_failed("rank " + std::to_string(rank_) + " was given other block boundaries than the coordinator");
+  } else {
+    open_pool({block_.begin - begin_, block_.end - begin_}, rank_, false);
+  }
+  if (rank_ == coordinator) coordinator_check();  // N = 0: nothing to wait for
+}
+
+void DistributedState::open_pool(IndexRange r, int home, bool stolen) {
+  pool_ = r;
+  head_ = r.begin;
+  tail_ = r.end;
+  home_ = home;
+  stolen_ = stolen;
+  chunk_ = {};
+  chunker_.reset();
+  if (r.empty()) return;
+  const std::int64_t n = r.size();
+  piece_ = options_.poll_every > 0 ? options_.poll_every : std::max<std::int64_t>(1, (n + 63) / 64);
+  const std::int64_t chunk = spec_.expert_chunk ? std::max<std::int64_t>(1, n / 64) : spec_.chunk;
+  ran_ = prepare_dispenser(dispenser_, {spec_.technique, LoopShape{n, 1, chunk}, &params_, now_ns()}, memory_,
+                           workspace_)
+             .ran;
+  const std::int64_t t = now_ns();
+  chunker_ = std::visit(
+      [t](auto& d) -> std::unique_ptr<LocalChunker> {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, std::monostate>) {
+          return nullptr;
+        } else {
+          return std::make_unique<Chunker<D>>(d, t);
+        }
+      },
+      dispenser_);
+  if (!chunker_) autosched::detail::throw_error("autosched::mpi::distributed_for: no dispenser for " + spec_.text());
+}
+
+IndexRange DistributedState::take_piece() {
+  while (head_ < tail_) {
+    const std::int64_t chunk_end = std::min(chunk_.end, tail_);
+    if (head_ < chunk_end) {
+      const IndexRange p{head_, std::min(chunk_end, head_ + piece_)};
+      head_ = p.end;
+      return p;
+    }
+    const IndexRange c = chunker_->next(now_ns());
+    if (c.empty()) break;
+    chunk_ = {pool_.begin + c.begin, pool_.begin + c.end};
+    // One worker takes its chunks in order; a gap would lose iterations.
+    if (chunk_.begin != head_) {
+      autosched::detail::throw_error("autosched::mpi::distributed_for: technique " + spec_.text() +
+                                     " handed out a chunk out of order");
+    }
+  }
+  head_ = tail_;
+  return {};
+}
+
+void DistributedState::close_pool() {
+  if (pool_.empty()) return;
+  const IndexRange ran{pool_.begin, tail_};  // what this rank ran of the pool: the tail went to thieves
+  if (stolen_ && !ran.empty() && options_.data.pack_results && !aborted_ && !failed_) {
+    const IndexRange absolute{begin_ + ran.begin, begin_ + ran.end};
+    std::vector<std::byte> bytes = options_.data.pack_results(absolute);
+    if (home_ == rank_) {
+      if (options_.data.unpack_results) options_.data.unpack_results(absolute, bytes);
+    } else {
+      send(home_, tag_results, header_bytes({absolute.begin, absolute.end}, std::move(bytes)), true);
+    }
+  }
+  pool_ = {};
+  head_ = tail_ = 0;
+  chunker_.reset();
+}
+
+void DistributedState::send(int to, int tag, std::vector<std::byte> bytes, bool counted) {
+  while (!sends_.empty()) {  // free what has gone
+    int done = 0;
+    MPI_Test(&sends_.front().first, &done, MPI_STATUS_IGNORE);
+    if (!done) break;
+    sends_.pop_front();
+  }
+  sends_.emplace_back(MPI_REQUEST_NULL, std::move(bytes));
+  auto& s = sends_.back();
+  MPI_Isend(s.second.data(), static_cast<int>(s.second.size()), MPI_BYTE, to, tag, comm_, &s.first);
+  if (counted) ++sent_[static_cast<std::size_t>(to)];
+}
+
+void DistributedState::report(std::int64_t ran) {
+  if (ran == 0) return;
+  if (rank_ == coordinator) {
+    total_ += ran;
+    coordinator_check();
+  } else {
+    send_word(coordinator, tag_count, ran, true);
+  }
+}
+
+void DistributedState::coordinator_check() {
+  if (rank_ == coordinator && !ended_ && total_ == n_) end_all(false);
+}
+
+void DistributedState::end_all(bool aborted) {
+  for (int r = 0; r < size_; ++r) {
+    if (r != coordinator) send_word(r, tag_end, aborted ? 1 : 0, false);
+  }
+  ended_ = true;
+  aborted_ = aborted_ || aborted;
+  end_time_ = MPI_Wtime();
+}
+
+void DistributedState::mark_failed(std::string message) {
+  if (failed_) return;
+  failed_ = true;
+  failure_ = std::move(message);
+  pool_ = {};
+  head_ = tail_ = 0;
+  chunker_.reset();
+  if (rank_ == coordinator) {
+    if (!ended_) end_all(true);
+  } else {
+    send_word(coordinator, tag_fail, 1, true);
+  }
+}
+
+void DistributedState::answer_steal(int thief) {
+  const std::int64_t remaining = ended_ || failed_ ? 0 : tail_ - head_;
+  const auto give = static_cast<std::int64_t>(std::floor(ratio_value_ * static_cast<double>(remaining)));
+  if (give < options_.min_steal || give < 1) {
+    send(thief, tag_steal_reply, header_bytes({0, 0, -1}, {}), false);
+    return;
+  }
+  const IndexRange r{tail_ - give, tail_};
+  const IndexRange absolute{begin_ + r.begin, begin_ + r.end};
+  std::vector<std::byte> payload;
+  if (options_.data.pack) {
+    try {
+      payload = options_.data.pack(absolute);
+    } catch (...) {
+      send(thief, tag_steal_reply, header_bytes({0, 0, -1}, {}), false);
+      mark_failed(what_of(std::current_exception()));
+      return;
+    }
+  }
+  tail_ = r.begin;
+  own_given_ += give;
+  send(thief, tag_steal_reply, header_bytes({absolute.begin, absolute.end, home_}, std::move(payload)), false);
+}
+
+void DistributedState::take_reply(int victim, const std::vector<std::byte>& m) {
+  outstanding_ = -1;
+  const IndexRange absolute{word(m, 0), word(m, 1)};
+  if (absolute.empty()) {
+    empty_[static_cast<std::size_t>(victim)] = 1;
+    return;
+  }
+  if (ended_ || failed_) return;  // an aborted instance: the range is dropped with it
+  const int home = static_cast<int>(word(m, 2));
+  constexpr std::size_t head = 3 * sizeof(std::int64_t);
+  try {
+    if (options_.data.unpack) options_.data.unpack(absolute, std::span<const std::byte>(m.data() + head, m.size() - head));
+  } catch (...) {
+    mark_failed(what_of(std::current_exception()));
+    return;
+  }
+  ++own_steals_;
+  own_stolen_ += absolute.size();
+  std::fill(empty_.begin(), empty_.end(), 0);
+  backoff_ = 0;
+  open_pool({absolute.begin - begin_, absolute.end - begin_}, home, true);
+}
+
+bool DistributedState::handle(bool wait) {
+  MPI_Status st;
+  int flag = 1;
+  if (wait) {
+    MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &st);
+  } else {
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
+    if (!flag) return false;
+  }
+  int bytes = 0;
+  MPI_Get_count(&st, MPI_BYTE, &bytes);
+  std::vector<std::byte> m(static_cast<std::size_t>(bytes));
+  MPI_Recv(m.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
+  const int from = st.MPI_SOURCE;
+  switch (st.MPI_TAG) {
+    case tag_steal_request:
+      ++received_;
+      answer_steal(from);
+      break;
+    case tag_steal_reply:
+      take_reply(from, m);
+      break;
+    case tag_results:
+      ++received_;
+      if (options_.data.unpack_results && !aborted_ && !failed_) {
+        constexpr std::size_t head = 2 * sizeof(std::int64_t);
+        try {
+          options_.data.unpack_results({word(m, 0), word(m, 1)},
+                                       std::span<const std::byte>(m.data() + head, m.size() - head));
+        } catch (...) {
+          mark_failed(what_of(std::current_exception()));
+        }
+      }
+      break;
+    case tag_count:
+      ++received_;
+      total_ += word(m, 0);
+      coordinator_check();
+      break;
+    case tag_fail:
+      ++received_;
+      if (!ended_) end_all(true);
+      break;
+    case tag_end:
+      ended_ = true;
+      aborted_ = aborted_ || word(m, 0) != 0;
+      end_time_ = MPI_Wtime();
+      break;
+    default:
+      autosched::detail::throw_error("autosched::mpi::distributed_for: unexpected message with tag " +
+                                     std::to_string(st.MPI_TAG) + " from rank " + std::to_string(from));
+  }
+  return true;
+}
+
+void DistributedState::steal_step() {
+  if (outstanding_ >= 0) {
+    handle(true);  // an answer is owed
+    return;
+  }
+  std::vector<int> candidates;
+  for (int r = 0; r < size_; ++r) {
+    if (r != rank_ && !empty_[static_cast<std::size_t>(r)]) candidates.push_back(r);
+  }
+  if (candidates.empty()) {
+    // Every other rank answered NACK: wait a little (handling messages), then ask again.
+    backoff_ = backoff_ == 0 ? 20e-6 : std::min(1e-3, backoff_ * 2);
+    const double until = MPI_Wtime() + backoff_;
+    while (!ended_ && MPI_Wtime() < until) {
+      if (!handle(false)) std::this_thread::yield();
+    }
+    std::fill(empty_.begin(), empty_.end(), 0);
+    return;
+  }
+  std::uniform_int_distribution<std::size_t> pick(0, candidates.size() - 1);
+  outstanding_ = candidates[pick(rng_)];
+  ++own_requests_;
+  send_word(outstanding_, tag_steal_request, 0, true);
+}
+
+IndexRange DistributedState::next() {
+  if (finished_) return {};
+  if (!running_.empty()) {
+    unreported_ += running_.size();
+    own_iterations_ += running_.size();
+    last_work_ = MPI_Wtime();
+    running_ = {};
+  }
+  for (;;) {
+    while (handle(false)) {
+    }
+    if (ended_ || failed_) {
+      if (!ended_) return {};  // finish() waits for END
+      close_pool();
+      return {};
+    }
+    if (!pool_.empty()) {
+      const IndexRange p = take_piece();
+      if (!p.empty()) {
+        running_ = p;
+        return {begin_ + p.begin, begin_ + p.end};
+      }
+      close_pool();  // results home first, then the report that counts them as run
+      report(std::exchange(unreported_, 0));
+      continue;
+    }
+    if (size_ == 1) {  // nobody to steal from; the report above ended the loop
+      if (!ended_) autosched::detail::throw_error("autosched::mpi::distributed_for: lost iterations on one rank");
+      continue;
+    }
+    steal_step();
+  }
+}
+
+void DistributedState::fail(std::string message) {
+  if (failed_ || finished_) return;
+  running_ = {};
+  mark_failed(std::move(message));
+}
+
+DistributedResult DistributedState::finish() {
+  if (finished_) autosched::detail::throw_error("autosched::mpi: finish() called twice for loop '" + name_ + "'");
+  if (!failed_ && !ended_) {
+    mark_failed("finish() was called on rank " + std::to_string(rank_) + " before next() returned an empty range");
+  }
+  finished_ = true;
+  while (!ended_) handle(true);
+  close_pool();
+  // What is still in flight: every counted message is received, every request answered.
+  std::int64_t expected = 0;
+  MPI_Reduce_scatter_block(sent_.data(), &expected, 1, MPI_INT64_T, MPI_SUM, comm_);
+  while (received_ < expected || outstanding_ >= 0) handle(true);
+  for (auto& s : sends_) MPI_Wait(&s.first, MPI_STATUS_IGNORE);
+  sends_.clear();
+
+  const double elapsed = std::max(0.0, (end_time_ - start_) * 1e9);
+  const double work = std::max(0.0, (last_work_ - start_) * 1e9);
+  double mine[summary_words] = {elapsed,
+                                work,
+                                work,
+                                work * work,
+                                work * work * work,
+                                work * work * work * work,
+                                static_cast<double>(own_iterations_),
+                                static_cast<double>(own_steals_),
+                                static_cast<double>(own_stolen_),
+                                0,
+                                failed_ ? static_cast<double>(rank_) : std::numeric_limits<double>::infinity()};
+  double all[summary_words];
+  MPI_Allreduce(mine, all, summary_words, MPI_DOUBLE, summary_op(), comm_);
+
+  if (std::isfinite(all[10])) {
+    const int root = static_cast<int>(all[10]);
+    std::int64_t length = rank_ == root ? static_cast<std::int64_t>(failure_.size()) : 0;
+    MPI_Bcast(&length, 1, MPI_INT64_T, root, comm_);
+    std::string why(static_cast<std::size_t>(length), '\0');
+    if (rank_ == root) why = failure_;
+    MPI_Bcast(why.data(), static_cast<int>(length), MPI_CHAR, root, comm_);
+    autosched::detail::throw_error("autosched::mpi: loop '" + name_ + "' was aborted on every rank: rank " +
+                                   std::to_string(root) + " failed: " + why);
+  }
+  const LoopMetrics metrics = metrics_from_power_sums(static_cast<double>(size_), all[1], all[2], all[3], all[4], all[5]);
+  DistributedResult r;
+  r.technique = std::string(technique_info(ran_).name);
+  r.steal_ratio = ratio_;
+  r.loop_seconds = all[0] * 1e-9;
+  r.iterations = std::llround(all[6]);
+  r.steals = std::llround(all[7]);
+  r.stolen_iterations = std::llround(all[8]);
+  r.own_block = block_;
+  r.own_iterations = own_iterations_;
+  r.own_steals = own_steals_;
+  r.own_given = own_given_;
+  r.own_requests = own_requests_;
+  r.percent_imbalance = metrics.percent_imbalance;
+  if (rank_ == coordinator && options_.steal_ratio == StealRatio::automatic) {
+    const double t0 = MPI_Wtime();
+    ratio_selector(name_).observe(ratio_, all[0]);
+    selection_ns_ += (MPI_Wtime() - t0) * 1e9;
+  }
+  r.selection_seconds = selection_ns_ * 1e-9;
+  return r;
+}
+
+}  // namespace detail
+
+DistributedExecution::DistributedExecution(MPI_Comm comm, std::int64_t begin, std::int64_t end,
+                                           const DistributedOptions& options)
+    : state_(std::make_unique<detail::DistributedState>(comm, begin, end, options)) {}
+DistributedExecution::~DistributedExecution() = default;
+IndexRange DistributedExecution::next() { return state_->next(); }
+void DistributedExecution::fail(std::string message) { state_->fail(std::move(message)); }
+DistributedResult DistributedExecution::finish() { return state_->finish(); }
+
+}  // namespace autosched::mpi
