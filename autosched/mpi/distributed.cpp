@@ -24,6 +24,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 #include <autosched/techniques/technique_spec.hpp>
 
@@ -126,16 +127,6 @@ MPI_Op summary_op() {
   return op;
 }
 
-std::int64_t checked_count(std::int64_t begin, std::int64_t end, std::string* error) {
-  if (end <= begin) return 0;
-  const int128 n = static_cast<int128>(end) - static_cast<int128>(begin);
-  if (n > max_iterations) {
-    *error = "autosched::mpi::distributed_for: bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
-             ") hold more than 2^62 iterations";
-    return -1;
-  }
-  return static_cast<std::int64_t>(n);
-}
 
 std::string blocks_error(std::span<const std::int64_t> b, std::int64_t begin, std::int64_t end, int size) {
   const std::string head = "autosched::mpi::distributed_for: DistributedOptions::blocks";
@@ -254,7 +245,7 @@ DistributedState::DistributedState(MPI_Comm user, std::int64_t begin, std::int64
   name_ = options.name.empty() ? std::string("mpi-distributed") : std::string(options.name);
 
   std::string error;
-  const std::int64_t n = checked_count(begin, end, &error);
+  const std::int64_t n = checked_count(begin, end, "autosched::mpi::distributed_for", &error);
   std::vector<std::byte> buffer(sizeof(Plan) + static_cast<std::size_t>(size_ + 1) * sizeof(std::int64_t));
   std::vector<std::int64_t> blocks(static_cast<std::size_t>(size_ + 1), 0);
   if (rank_ == coordinator) {
@@ -301,7 +292,7 @@ DistributedState::DistributedState(MPI_Comm user, std::int64_t begin, std::int64
   std::memcpy(blocks.data(), buffer.data() + sizeof m, blocks.size() * sizeof(std::int64_t));
 
   begin_ = m.begin;
-  n_ = checked_count(m.begin, m.end, &error);
+  n_ = checked_count(m.begin, m.end, "autosched::mpi::distributed_for", &error);
   ratio_ = static_cast<StealRatio>(m.ratio);
   ratio_value_ = steal_ratio_value(ratio_);
   spec_ = parse_technique_spec(m.text, "the coordinator's decision");

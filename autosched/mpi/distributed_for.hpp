@@ -20,6 +20,7 @@
 /// autosched::Error naming the failing rank and its message.
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/mpi/parallel_for.hpp>
 #include <autosched/mpi/steal_ratio.hpp>
 
@@ -126,24 +127,15 @@ template <class ChunkBody>
 DistributedResult distributed_for_chunks(MPI_Comm comm, std::int64_t begin, std::int64_t end, ChunkBody&& body,
                                          const DistributedOptions& options = {}) {
   DistributedExecution ex(comm, begin, end, options);
-  try {
-    for (IndexRange r; !(r = ex.next()).empty();) body(r.begin, r.end);
-  } catch (...) {
-    ex.fail(detail::what_of(std::current_exception()));
-  }
-  return ex.finish();
+  return detail::run_ranges(ex, body);
 }
 
 /// `body(i)` for each index this rank runs.
 template <class Body>
 DistributedResult distributed_for(MPI_Comm comm, std::int64_t begin, std::int64_t end, Body&& body,
                                   const DistributedOptions& options = {}) {
-  return distributed_for_chunks(
-      comm, begin, end,
-      [&body](std::int64_t first, std::int64_t last) {
-        for (std::int64_t i = first; i < last; ++i) body(i);
-      },
-      options);
+  auto ranges = detail::each_index(body);
+  return distributed_for_chunks(comm, begin, end, ranges, options);
 }
 
 }  // namespace autosched::mpi

@@ -8,6 +8,7 @@
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
 #include <autosched/mpi/detail/roles.hpp>
+#include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/select/decision_engine.hpp>
 #include <autosched/select/schedule.hpp>
 #include <autosched/select/schedule_environment.hpp>
@@ -24,6 +25,21 @@
 #include <optional>
 
 namespace autosched::mpi {
+
+namespace detail {
+
+std::int64_t checked_count(std::int64_t begin, std::int64_t end, std::string_view who, std::string* error) {
+  if (end <= begin) return 0;
+  const int128 n = static_cast<int128>(end) - static_cast<int128>(begin);
+  if (n > max_iterations) {
+    *error = std::string(who) + ": loop bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
+             ") hold more than 2^62 iterations";
+    return -1;
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+}  // namespace detail
 
 std::string_view protocol_name(Protocol p) noexcept {
   switch (p) {
@@ -117,16 +133,6 @@ MPI_Op summary_op() {
   return op;
 }
 
-std::int64_t checked_count(std::int64_t begin, std::int64_t end, std::string* error) {
-  if (end <= begin) return 0;
-  const int128 n = static_cast<int128>(end) - static_cast<int128>(begin);
-  if (n > max_iterations) {
-    *error = "autosched::mpi: loop bounds [" + std::to_string(begin) + ", " + std::to_string(end) +
-             ") hold more than 2^62 iterations";
-    return -1;
-  }
-  return static_cast<std::int64_t>(n);
-}
 
 }  // namespace
 
@@ -237,7 +243,7 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
                                    "' is already running on this rank (an instance must finish() before the next starts)");
   }
   std::string bounds_error;
-  const std::int64_t n = checked_count(begin, end, &bounds_error);
+  const std::int64_t n = checked_count(begin, end, "autosched::mpi", &bounds_error);
 
   DecisionMessage m;
   if (rank == 0) {
@@ -264,7 +270,7 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
   // Every rank plans with the coordinator's bounds; a rank called with other
   // bounds takes part as a failed rank, so that nobody hangs and finish() throws everywhere.
   begin_ = m.begin;
-  n_ = checked_count(m.begin, m.end, &bounds_error);
+  n_ = checked_count(m.begin, m.end, "autosched::mpi", &bounds_error);
   if (rank != 0) {
     spec_ = parse_technique_spec(m.text, "the coordinator's decision");
     params_ = spec_.params;

@@ -16,50 +16,27 @@
 /// has its own decision point.
 
 #include <autosched/core/error.hpp>
+#include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/mpi/execution.hpp>
 
 #include <cstdint>
-#include <exception>
-#include <string>
-#include <utility>
 
 namespace autosched::mpi {
-
-namespace detail {
-inline std::string what_of(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "an exception that is not a std::exception";
-  }
-}
-}  // namespace detail
 
 /// `body(first, last)` for each range [first, last) this rank receives.
 template <class ChunkBody>
 LoopResult parallel_for_chunks(MPI_Comm comm, std::int64_t begin, std::int64_t end, ChunkBody&& body,
                                const LoopOptions& options = {}) {
   Execution ex(comm, begin, end, options);
-  try {
-    for (IndexRange r; !(r = ex.next()).empty();) body(r.begin, r.end);
-  } catch (...) {
-    ex.fail(detail::what_of(std::current_exception()));
-  }
-  return ex.finish();
+  return detail::run_ranges(ex, body);
 }
 
 /// `body(i)` for each index this rank receives.
 template <class Body>
 LoopResult parallel_for(MPI_Comm comm, std::int64_t begin, std::int64_t end, Body&& body,
                         const LoopOptions& options = {}) {
-  return parallel_for_chunks(
-      comm, begin, end,
-      [&body](std::int64_t first, std::int64_t last) {
-        for (std::int64_t i = first; i < last; ++i) body(i);
-      },
-      options);
+  auto ranges = detail::each_index(body);
+  return parallel_for_chunks(comm, begin, end, ranges, options);
 }
 
 }  // namespace autosched::mpi
