@@ -7,43 +7,12 @@
 // Verified: the last step of every loop is recomputed serially and must
 // match pixel for pixel.
 #include "../common/app.hpp"
+#include "kernel.hpp"
 
-#include <cmath>
 #include <vector>
 
-namespace {
-
-struct View {
-  double x, y, scale;  ///< centre and width of the view
-};
-
-// The view of loop `which` at `step` of `steps`.
-View view(int which, int step, int steps) {
-  constexpr double zoom = 0.975;                                 // per step
-  const double cx = -0.743643887037151, cy = 0.131825904205330;  // a boundary point (seahorse valley)
-  switch (which) {
-    case 0:
-      return {-0.5, 0.0, 3.0};
-    case 1:
-      return {cx, cy, 3.0 * std::pow(zoom, step)};
-    default:
-      return {cx, cy, 3.0 * std::pow(zoom, steps - 1 - step)};
-  }
-}
-
-int escape(double cr, double ci, int max_iter) {
-  double zr = 0, zi = 0;
-  int k = 0;
-  while (k < max_iter && zr * zr + zi * zi <= 4.0) {
-    const double t = zr * zr - zi * zi + cr;
-    zi = 2.0 * zr * zi + ci;
-    zr = t;
-    ++k;
-  }
-  return k;
-}
-
-}  // namespace
+using autosched::apps::mandelbrot::View;
+using autosched::apps::mandelbrot::view;
 
 int main(int argc, char** argv) {
   autosched::apps::App app("mandelbrot", "three Mandelbrot loops: constant, increasing and decreasing imbalance", argc,
@@ -59,10 +28,7 @@ int main(int argc, char** argv) {
   const char* names[] = {"mandelbrot/L0", "mandelbrot/L1", "mandelbrot/L2"};
 
   auto pixel = [&](const View& v, std::int64_t i) {
-    const double px = static_cast<double>(i % width) / static_cast<double>(width) - 0.5;
-    const double py = static_cast<double>(i / width) / static_cast<double>(height) - 0.5;
-    return escape(v.x + px * v.scale, v.y + py * v.scale * static_cast<double>(height) / static_cast<double>(width),
-                  max_iter);
+    return autosched::apps::mandelbrot::pixel(v, i, width, height, max_iter);
   };
   // Three loops, three call sites (three loop bodies, three instantiations of
   // App::loop): an unmodified OpenMP program's loops are told apart by their

@@ -6,6 +6,7 @@
 // Verified: every step's sum is within the midpoint rule's error bound of π
 // (h²·max|f''|/24 = 1/(3n²), plus rounding) and every iteration ran once.
 #include "../common/app.hpp"
+#include "kernel.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -32,15 +33,14 @@ int main(int argc, char** argv) {
     partial.reset();
     count.reset();
     app.loop("pisolver/integrate", n, [&](std::int64_t i) {
-      const double x = (static_cast<double>(i) + 0.5) * h;
-      partial.local() += 4.0 / (1.0 + x * x);
+      namespace pi = autosched::apps::pisolver;
+      const double x = pi::midpoint(i, h);
+      partial.local() += pi::term(x);
       ++count.local();
       const double ramp = n > 1 ? 2.0 * static_cast<double>(i) / static_cast<double>(n - 1) - 1.0 : 0.0;
       const double jitter = 0.05 * (2.0 * autosched::apps::uniform(static_cast<std::uint64_t>(i)) - 1.0);
       const auto units = static_cast<long>(work * (1.0 + imbalance * ramp + jitter));
-      double y = x;
-      for (long k = 0; k < units; ++k) y = y * 0.999999 + 1e-7;  // a dependent chain the compiler must run
-      sink.local() += y;
+      sink.local() += pi::burn(x, units);
     });
     const double pi = partial.sum() * h;
     worst = std::max(worst, std::abs(pi - std::numbers::pi));
