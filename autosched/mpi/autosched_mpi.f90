@@ -31,7 +31,7 @@ module autosched_mpi
   integer, parameter, public :: AUTOSCHED_MPI_EINVAL = 1   !< a bad argument (empty name, unknown schedule, ...)
   integer, parameter, public :: AUTOSCHED_MPI_ESTATE = 2   !< a call out of order
   integer, parameter, public :: AUTOSCHED_MPI_EFAILED = 3  !< anything else
-  integer, parameter, public :: AUTOSCHED_MPI_EABORTED = 4 !< end_loop: a rank failed; the instance was aborted everywhere
+  integer, parameter, public :: AUTOSCHED_MPI_EABORTED = 4 !< end_loop: a rank failed; aborted on every rank
 
   !> One loop of the program on this rank (the C handle).
   type, public :: autosched_mpi_loop
@@ -56,7 +56,8 @@ module autosched_mpi
     real(c_double) :: own_work_seconds, percent_imbalance
   end type c_loop_result
 
-  public :: autosched_mpi_setup, autosched_mpi_set_schedule, autosched_mpi_start_loop, autosched_mpi_terminated, &
+  public :: autosched_mpi_setup, autosched_mpi_set_schedule, autosched_mpi_set_parameters, autosched_mpi_start_loop, &
+            autosched_mpi_terminated, &
             autosched_mpi_start_chunk, autosched_mpi_end_chunk, autosched_mpi_fail, autosched_mpi_end_loop, &
             autosched_mpi_last_result, autosched_mpi_finalize, autosched_mpi_last_error
 
@@ -72,6 +73,13 @@ module autosched_mpi
       type(c_ptr), value :: loop
       character(kind=c_char), intent(in) :: schedule(*)
     end function c_set_schedule
+    integer(c_int) function c_set_parameters(loop, protocol, request_when, break_after) &
+        bind(c, name='autosched_mpi_set_parameters')
+      import :: c_int, c_int64_t, c_char, c_ptr
+      type(c_ptr), value :: loop
+      character(kind=c_char), intent(in) :: protocol(*)
+      integer(c_int64_t), value :: request_when, break_after
+    end function c_set_parameters
     integer(c_int) function c_start_loop(loop, first, last_exclusive) bind(c, name='autosched_mpi_start_loop')
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: loop
@@ -138,6 +146,16 @@ contains
     integer, intent(out) :: status
     status = int(c_set_schedule(loop%handle, trim(schedule) // c_null_char))
   end subroutine autosched_mpi_set_schedule
+
+  !> DLS_Parameters_Setup's protocol knobs: protocol ('auto', 'master-worker', 'rma'; '' = 'auto'),
+  !> request_when and break_after (0: the defaults). Optional: every one has a default.
+  subroutine autosched_mpi_set_parameters(loop, protocol, request_when, break_after, status)
+    type(autosched_mpi_loop), intent(in) :: loop
+    character(len=*), intent(in) :: protocol
+    integer(c_int64_t), intent(in) :: request_when, break_after
+    integer, intent(out) :: status
+    status = int(c_set_parameters(loop%handle, trim(protocol) // c_null_char, request_when, break_after))
+  end subroutine autosched_mpi_set_parameters
 
   !> DLS_StartLoop, collective: the iterations first .. last_exclusive - 1.
   subroutine autosched_mpi_start_loop(loop, first, last_exclusive, status)

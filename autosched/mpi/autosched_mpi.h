@@ -58,14 +58,14 @@ typedef struct autosched_mpi_loop autosched_mpi_loop;
 
 /* What the latest successful end_loop measured. */
 typedef struct autosched_mpi_loop_result {
-  char technique[32];        /* the technique that ran, e.g. "fac2", "profiling" (auto's first instance) */
-  char protocol[16];         /* "master-worker" or "rma" */
-  double loop_seconds;       /* earliest rank start to latest rank finish (MPI_Wtime) */
-  int64_t iterations;        /* over all ranks (== last - first) */
-  int64_t own_iterations;    /* run by this rank */
-  int64_t own_chunks;        /* chunks this rank received */
-  double own_work_seconds;   /* this rank's time inside its chunks */
-  double percent_imbalance;  /* over the ranks' finish times: (T_max - T_mean) / T_max * P/(P-1) * 100 */
+  char technique[32];       /* the technique that ran, e.g. "fac2", "profiling" (auto's first instance) */
+  char protocol[16];        /* "master-worker" or "rma" */
+  double loop_seconds;      /* earliest rank start to latest rank finish (MPI_Wtime) */
+  int64_t iterations;       /* over all ranks (== last - first) */
+  int64_t own_iterations;   /* run by this rank */
+  int64_t own_chunks;       /* chunks this rank received */
+  double own_work_seconds;  /* this rank's time inside its chunks */
+  double percent_imbalance; /* over the ranks' finish times: (T_max - T_mean) / T_max * P/(P-1) * 100 */
 } autosched_mpi_loop_result;
 
 /* DLS_Setup. Creates a handle for loop `loop_name` (non-empty; its learning
@@ -81,6 +81,16 @@ int autosched_mpi_setup_fint(MPI_Fint comm, const char* loop_name, autosched_mpi
  * AUTOSCHED_SCHEDULE_FOR / AUTOSCHED_SCHEDULE, else "auto". Checked here:
  * AUTOSCHED_MPI_EINVAL names an unknown technique or key. */
 int autosched_mpi_set_schedule(autosched_mpi_loop* loop, const char* schedule);
+
+/* DLS_Parameters_Setup's protocol knobs (between instances only; none is
+ * needed: every one has a default). protocol: "master-worker", "rma", or
+ * NULL / "" / "auto" (rma where the technique allows it). request_when: a
+ * master-worker worker asks for its next chunk when this many iterations of
+ * the current one remain (0: 15% of the chunk). break_after: the coordinator
+ * runs its own chunks in pieces of this many iterations, serving requests in
+ * between (0: max(1, ceil(chunk / P) / 4)). */
+int autosched_mpi_set_parameters(autosched_mpi_loop* loop, const char* protocol, int64_t request_when,
+                                 int64_t break_after);
 
 /* DLS_StartLoop. Collective over the communicator: one instance over the
  * iterations [first, last_exclusive) (none when last_exclusive <= first; at

@@ -30,6 +30,9 @@ struct autosched_mpi_loop {
   MPI_Comm comm = MPI_COMM_NULL;
   std::string name;
   std::string schedule;
+  autosched::mpi::Protocol protocol = autosched::mpi::Protocol::automatic;
+  std::int64_t request_when = 0;
+  std::int64_t break_after = 0;
   Phase phase = Phase::idle;
   std::unique_ptr<autosched::mpi::Execution> execution;
   std::optional<autosched::IndexRange> pending;  ///< pulled by terminated(), not yet started
@@ -95,14 +98,15 @@ int setup(MPI_Comm comm, const char* loop_name, autosched_mpi_loop** out) noexce
                      "autosched_mpi_setup: the loop name is empty: an MPI loop needs a name "
                      "(its learning and records are keyed by it)");
   }
-  if (comm == MPI_COMM_NULL) return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the communicator is MPI_COMM_NULL");
+  if (comm == MPI_COMM_NULL)
+    return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the communicator is MPI_COMM_NULL");
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) {
     return fail_with(AUTOSCHED_MPI_EFAILED, "autosched_mpi_setup: MPI is not initialised (call MPI_Init first)");
   }
-  return guarded(call, AUTOSCHED_MPI_EINVAL, [&] {
+  return guarded(call, AUTOSCHED_MPI_EINVAL, [&]() -> int {
     auto loop = std::make_unique<autosched_mpi_loop>();
     loop->comm = comm;
     loop->name = loop_name;
@@ -153,12 +157,41 @@ int autosched_mpi_set_schedule(autosched_mpi_loop* loop, const char* schedule) {
   constexpr std::string_view call = "autosched_mpi_set_schedule";
   if (loop == nullptr) return null_handle(call);
   if (loop->phase != Phase::idle) return out_of_order(call, *loop, "an instance is running: call it before start_loop");
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EINVAL, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EINVAL, [&]() -> int {
     const std::string_view text = schedule != nullptr ? std::string_view(schedule) : std::string_view();
     // The coordinator parses it again at each instance; checking it on every
     // rank here reports a typo where it was made.
-    if (!text.empty()) (void)autosched::parse_schedule(autosched::schedule_environment().with_rl_keys(text), "schedule");
+    if (!text.empty())
+      (void)autosched::parse_schedule(autosched::schedule_environment().with_rl_keys(text), "schedule");
     loop->schedule = std::string(text);
+    return AUTOSCHED_MPI_OK;
+  });
+}
+
+int autosched_mpi_set_parameters(autosched_mpi_loop* loop, const char* protocol, int64_t request_when,
+                                 int64_t break_after) {
+  constexpr std::string_view call = "autosched_mpi_set_parameters";
+  if (loop == nullptr) return null_handle(call);
+  if (loop->phase != Phase::idle) return out_of_order(call, *loop, "an instance is running: call it before start_loop");
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EINVAL, [&]() -> int {
+    const std::string_view text = protocol != nullptr ? std::string_view(protocol) : std::string_view();
+    Protocol p = Protocol::automatic;
+    if (text == protocol_name(Protocol::master_worker)) {
+      p = Protocol::master_worker;
+    } else if (text == protocol_name(Protocol::rma)) {
+      p = Protocol::rma;
+    } else if (!text.empty() && text != protocol_name(Protocol::automatic)) {
+      return fail_with(AUTOSCHED_MPI_EINVAL, std::string(call) + "(" + loop->name + "): protocol=" + std::string(text) +
+                                                 ": expected auto, master-worker or rma");
+    }
+    if (request_when < 0 || break_after < 0) {
+      return fail_with(AUTOSCHED_MPI_EINVAL,
+                       std::string(call) + "(" + loop->name + "): request_when=" + std::to_string(request_when) +
+                           ", break_after=" + std::to_string(break_after) + ": expected 0 (the default) or more");
+    }
+    loop->protocol = p;
+    loop->request_when = request_when;
+    loop->break_after = break_after;
     return AUTOSCHED_MPI_OK;
   });
 }
@@ -169,10 +202,13 @@ int autosched_mpi_start_loop(autosched_mpi_loop* loop, int64_t first, int64_t la
   if (loop->phase != Phase::idle) {
     return out_of_order(call, *loop, "the previous instance is still running: call end_loop first");
   }
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EINVAL, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EINVAL, [&]() -> int {
     LoopOptions options;
     options.name = loop->name;
     options.schedule = loop->schedule;
+    options.protocol = loop->protocol;
+    options.request_when = loop->request_when;
+    options.break_after = loop->break_after;
     loop->pending.reset();
     loop->drained = false;
     loop->execution = std::make_unique<Execution>(loop->comm, first, last_exclusive, options);
@@ -193,7 +229,7 @@ int autosched_mpi_terminated(autosched_mpi_loop* loop, int* done) {
     case Phase::running:
       break;
   }
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&]() -> int {
     *done = pull(*loop) ? 0 : 1;
     return AUTOSCHED_MPI_OK;
   });
@@ -213,7 +249,7 @@ int autosched_mpi_start_chunk(autosched_mpi_loop* loop, int64_t* start, int64_t*
     case Phase::running:
       break;
   }
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&]() -> int {
     if (!pull(*loop)) {
       *start = 0;
       *size = 0;
@@ -241,7 +277,7 @@ int autosched_mpi_fail(autosched_mpi_loop* loop, const char* message) {
   constexpr std::string_view call = "autosched_mpi_fail";
   if (loop == nullptr) return null_handle(call);
   if (loop->phase == Phase::idle) return out_of_order(call, *loop, "no instance is running");
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EFAILED, [&]() -> int {
     loop->execution->fail(message != nullptr && message[0] != '\0' ? std::string(message)
                                                                    : std::string("autosched_mpi_fail was called"));
     loop->pending.reset();
@@ -261,7 +297,7 @@ int autosched_mpi_end_loop(autosched_mpi_loop* loop, int64_t* iterations, double
   std::unique_ptr<Execution> execution = std::move(loop->execution);
   loop->phase = Phase::idle;
   loop->pending.reset();
-  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EABORTED, [&] {
+  return guarded(std::string(call) + "(" + loop->name + ")", AUTOSCHED_MPI_EABORTED, [&]() -> int {
     // finish() throws autosched::Error only for an aborted instance (every
     // rank then throws); a rank that ends early is failed by finish() itself.
     LoopResult r = execution->finish();

@@ -6,8 +6,8 @@
  *   mpirun -np 4 pi_c [schedule [steps]]      (schedule: "fac2", "gss", "auto", ...; default: auto) */
 #include <autosched/mpi/autosched_mpi.h>
 
-#include <mpi.h>
 #include <math.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,13 +32,13 @@ int main(int argc, char** argv) {
   const double h = 1.0 / (double)n;
   int failures = 0;
 
-  autosched_mpi_loop* loop = NULL;                             /* DLS_Setup */
-  must(autosched_mpi_setup(MPI_COMM_WORLD, "pi_c", &loop), "autosched_mpi_setup");
+  autosched_mpi_loop* loop = NULL;
+  must(autosched_mpi_setup(MPI_COMM_WORLD, "pi_c", &loop), "autosched_mpi_setup"); /* DLS_Setup */
   must(autosched_mpi_set_schedule(loop, schedule), "autosched_mpi_set_schedule");
   for (int step = 0; step < steps; ++step) {
     double partial = 0.0;
     int done = 0;
-    must(autosched_mpi_start_loop(loop, 0, n), "autosched_mpi_start_loop");  /* DLS_StartLoop */
+    must(autosched_mpi_start_loop(loop, 0, n), "autosched_mpi_start_loop"); /* DLS_StartLoop */
     for (;;) {
       must(autosched_mpi_terminated(loop, &done), "autosched_mpi_terminated"); /* DLS_Terminated */
       if (done) break;
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         const double x = ((double)i + 0.5) * h;
         partial += 4.0 / (1.0 + x * x);
       }
-      must(autosched_mpi_end_chunk(loop), "autosched_mpi_end_chunk");         /* DLS_EndChunk */
+      must(autosched_mpi_end_chunk(loop), "autosched_mpi_end_chunk"); /* DLS_EndChunk */
     }
     int64_t iterations = 0;
     double work_seconds = 0.0;
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
              r.percent_imbalance, ok ? "" : "  WRONG");
     }
   }
-  must(autosched_mpi_finalize(&loop), "autosched_mpi_finalize");  /* DLS_Finalize */
+  must(autosched_mpi_finalize(&loop), "autosched_mpi_finalize"); /* DLS_Finalize */
 
   MPI_Bcast(&failures, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -47,13 +47,12 @@ int main(int argc, char** argv) {
       outer = autosched::mpi::parallel_for_chunks(
           MPI_COMM_WORLD, 0, n,
           [&](std::int64_t first, std::int64_t last) {  // level 1: a chunk of this rank
-            autosched::parallel_for(
-                first, last,
-                [&](std::int64_t i) {  // level 2: the chunk over this rank's threads
-                  value[static_cast<std::size_t>(i)] = work(i);
-                  ++runs[static_cast<std::size_t>(i)];
-                },
-                {.name = "two_level/threads"});
+            autosched::parallel_for(first, last,
+                                    [&](std::int64_t i) {  // level 2: the chunk over this rank's threads
+                                      value[static_cast<std::size_t>(i)] = work(i);
+                                      ++runs[static_cast<std::size_t>(i)];
+                                    },
+                                    {.name = "two_level/threads"});
           },
           {.name = "two_level/ranks"});
     } catch (const std::exception& e) {
@@ -71,12 +70,12 @@ int main(int argc, char** argv) {
         wrong_value += all_values[i] != expected[i];  // one writer per entry: exact
       }
       const auto inner = autosched::last_instance("two_level/threads");
-      std::printf("step %d: ranks %s (%s, %.2f ms, imbalance %.1f%%); threads, last chunk: %s on %d threads; "
-                  "%lld indices not run once, %lld wrong values\n",
-                  step, outer.technique.c_str(), std::string(autosched::mpi::protocol_name(outer.protocol)).c_str(),
-                  outer.loop_seconds * 1e3, outer.percent_imbalance,
-                  inner ? std::string(inner->technique).c_str() : "(none)", inner ? inner->p : 0,
-                  static_cast<long long>(wrong_count), static_cast<long long>(wrong_value));
+      std::printf(
+          "step %d: ranks %s (%s, %.2f ms, imbalance %.1f%%); threads, last chunk: %s on %d threads; "
+          "%lld indices not run once, %lld wrong values\n",
+          step, outer.technique.c_str(), std::string(autosched::mpi::protocol_name(outer.protocol)).c_str(),
+          outer.loop_seconds * 1e3, outer.percent_imbalance, inner ? std::string(inner->technique).c_str() : "(none)",
+          inner ? inner->p : 0, static_cast<long long>(wrong_count), static_cast<long long>(wrong_value));
       if (wrong_count != 0 || wrong_value != 0 || outer.iterations != n) ++failures;
     }
   }

@@ -37,9 +37,9 @@ static void check_null_and_bad_arguments(void) {
   expect(autosched_mpi_setup(MPI_COMM_WORLD, NULL, &loop) == AUTOSCHED_MPI_EINVAL && loop == NULL, "setup: NULL name");
   expect(autosched_mpi_setup(MPI_COMM_WORLD, "", &loop) == AUTOSCHED_MPI_EINVAL && error_mentions("name"),
          "setup: empty name");
-  expect(autosched_mpi_setup(MPI_COMM_NULL, "c_api/x", &loop) == AUTOSCHED_MPI_EINVAL &&
-             error_mentions("MPI_COMM_NULL"),
-         "setup: MPI_COMM_NULL");
+  expect(
+      autosched_mpi_setup(MPI_COMM_NULL, "c_api/x", &loop) == AUTOSCHED_MPI_EINVAL && error_mentions("MPI_COMM_NULL"),
+      "setup: MPI_COMM_NULL");
 
   expect(autosched_mpi_set_schedule(NULL, "fac2") == AUTOSCHED_MPI_EINVAL && error_mentions("NULL"),
          "set_schedule: NULL handle");
@@ -57,6 +57,10 @@ static void check_null_and_bad_arguments(void) {
   expect(autosched_mpi_set_schedule(loop, "fastest") == AUTOSCHED_MPI_EINVAL && error_mentions("fastest"),
          "set_schedule: an unknown technique is rejected and named");
   expect(autosched_mpi_set_schedule(loop, "gss,chunk=-3") == AUTOSCHED_MPI_EINVAL, "set_schedule: a bad chunk");
+  expect(autosched_mpi_set_parameters(NULL, NULL, 0, 0) == AUTOSCHED_MPI_EINVAL, "set_parameters: NULL handle");
+  expect(autosched_mpi_set_parameters(loop, "mpi-3", 0, 0) == AUTOSCHED_MPI_EINVAL && error_mentions("mpi-3"),
+         "set_parameters: an unknown protocol is rejected and named");
+  expect(autosched_mpi_set_parameters(loop, "rma", -1, 0) == AUTOSCHED_MPI_EINVAL, "set_parameters: request_when < 0");
 
   /* Out of order before any instance. */
   expect(autosched_mpi_start_chunk(loop, &start, &size) == AUTOSCHED_MPI_ESTATE && error_mentions("start_loop"),
@@ -77,6 +81,7 @@ static void check_null_and_bad_arguments(void) {
   expect(autosched_mpi_start_loop(loop, 0, 1000) == AUTOSCHED_MPI_OK, "start_loop");
   expect(autosched_mpi_start_loop(loop, 0, 1000) == AUTOSCHED_MPI_ESTATE, "start_loop twice");
   expect(autosched_mpi_set_schedule(loop, "gss") == AUTOSCHED_MPI_ESTATE, "set_schedule inside an instance");
+  expect(autosched_mpi_set_parameters(loop, "rma", 0, 0) == AUTOSCHED_MPI_ESTATE, "set_parameters inside an instance");
   expect(autosched_mpi_end_chunk(loop) == AUTOSCHED_MPI_ESTATE, "end_chunk without a chunk");
   expect(autosched_mpi_finalize(&loop) == AUTOSCHED_MPI_ESTATE && loop != NULL, "finalize inside an instance");
   expect(autosched_mpi_terminated(loop, NULL) == AUTOSCHED_MPI_EINVAL, "terminated: NULL done");
@@ -122,7 +127,7 @@ static int covered_once(autosched_mpi_loop* loop, int64_t first, int64_t n, int 
     }
     status = autosched_mpi_start_chunk(loop, &start, &size);
     if (status != AUTOSCHED_MPI_OK || size == 0) {
-      ok = ok && (status != AUTOSCHED_MPI_OK || !pull_with_terminated);  /* terminated() said there was more */
+      ok = ok && (status != AUTOSCHED_MPI_OK || !pull_with_terminated); /* terminated() said there was more */
       break;
     }
     if (start < first || size < 0 || start + size > first + n) {
@@ -151,19 +156,21 @@ static int covered_once(autosched_mpi_loop* loop, int64_t first, int64_t n, int 
   return all_ok;
 }
 
-static void check_coverage(void) {
+static void check_coverage(const char* protocol) {
   const char* schedules[] = {"static", "ss", "gss", "tss", "fac2", "awf-b", "af", "auto"};
   const int64_t firsts[] = {-5, (int64_t)1 << 40};
   const int64_t sizes[] = {0, 1, ranks - 1, 20011};
   autosched_mpi_loop* loop = NULL;
   expect(autosched_mpi_setup(MPI_COMM_WORLD, "c_api/coverage", &loop) == AUTOSCHED_MPI_OK, "setup coverage");
+  expect(autosched_mpi_set_parameters(loop, protocol, 0, 0) == AUTOSCHED_MPI_OK, protocol);
   for (size_t s = 0; s < sizeof schedules / sizeof *schedules; ++s) {
     expect(autosched_mpi_set_schedule(loop, schedules[s]) == AUTOSCHED_MPI_OK, schedules[s]);
     for (size_t f = 0; f < 2; ++f) {
       for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
         char what[160];
-        snprintf(what, sizeof what, "%s: [%lld, %lld + %lld) exactly once (%s)", schedules[s], (long long)firsts[f],
-                 (long long)firsts[f], (long long)sizes[k], k % 2 ? "start_chunk alone" : "terminated");
+        snprintf(what, sizeof what, "%s (%s): [%lld, %lld + %lld) exactly once (%s)", schedules[s], protocol,
+                 (long long)firsts[f], (long long)firsts[f], (long long)sizes[k],
+                 k % 2 ? "start_chunk alone" : "terminated");
         expect(covered_once(loop, firsts[f], sizes[k], k % 2 == 0), what);
       }
     }
@@ -174,10 +181,11 @@ static void check_coverage(void) {
 /* The last rank fails inside its first chunk (or, when the others took every
  * chunk before it asked, right after terminated): every rank's end_loop
  * reports the abort with the failing rank's message; then the next instance runs. */
-static void check_failing_rank(const char* schedule) {
+static void check_failing_rank(const char* schedule, const char* protocol) {
   autosched_mpi_loop* loop = NULL;
   expect(autosched_mpi_setup(MPI_COMM_WORLD, "c_api/failing", &loop) == AUTOSCHED_MPI_OK, "setup failing");
   expect(autosched_mpi_set_schedule(loop, schedule) == AUTOSCHED_MPI_OK, "set_schedule failing");
+  expect(autosched_mpi_set_parameters(loop, protocol, 0, 0) == AUTOSCHED_MPI_OK, "set_parameters failing");
   const int failing = ranks - 1;
   expect(autosched_mpi_start_loop(loop, 0, 50000) == AUTOSCHED_MPI_OK, "start_loop failing");
   int done = 0;
@@ -196,13 +204,13 @@ static void check_failing_rank(const char* schedule) {
   }
   const int status = autosched_mpi_end_loop(loop, NULL, NULL);
   char what[160];
-  snprintf(what, sizeof what, "%s: end_loop returns AUTOSCHED_MPI_EABORTED on every rank", schedule);
+  snprintf(what, sizeof what, "%s (%s): end_loop returns AUTOSCHED_MPI_EABORTED on every rank", schedule, protocol);
   expect(status == AUTOSCHED_MPI_EABORTED, what);
-  snprintf(what, sizeof what, "%s: the message names the failing rank and its reason", schedule);
+  snprintf(what, sizeof what, "%s (%s): the message names the failing rank and its reason", schedule, protocol);
   char rank_text[32];
   snprintf(rank_text, sizeof rank_text, "rank %d failed", failing);
   expect(error_mentions("planted failure in chunk") && error_mentions(rank_text), what);
-  snprintf(what, sizeof what, "%s: the handle runs the next instance after an abort", schedule);
+  snprintf(what, sizeof what, "%s (%s): the handle runs the next instance after an abort", schedule, protocol);
   expect(covered_once(loop, 0, 5000, 1), what);
   expect(autosched_mpi_finalize(&loop) == AUTOSCHED_MPI_OK, "finalize failing");
 }
@@ -230,10 +238,13 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   check_null_and_bad_arguments();
-  check_coverage();
-  check_failing_rank("fac2");
-  check_failing_rank("static");
-  check_failing_rank("ss");
+  check_coverage("auto");
+  check_coverage("master-worker");
+  check_failing_rank("fac2", "rma");
+  check_failing_rank("fac2", "master-worker");
+  check_failing_rank("awf-b", "auto");
+  check_failing_rank("static", "auto");
+  check_failing_rank("ss", "auto");
   check_mismatched_bounds();
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
