@@ -33,6 +33,14 @@ set(autosched_installed_headers
 if(TARGET autosched_regions_mpi)  # optional component
   list(APPEND autosched_installed_headers regions/mpi/collective_training.hpp)
 endif()
+if(TARGET autosched_mpi)  # optional component
+  list(APPEND autosched_installed_headers
+    mpi/mpi.hpp mpi/autosched_mpi.h mpi/execution.hpp mpi/loop_options.hpp mpi/parallel_for.hpp)
+endif()
+if(TARGET autosched_mpi_fortran)  # optional component: its module file, compiler-specific
+  install(FILES ${autosched_fortran_module_dir}/autosched_mpi.mod
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/autosched/fortran)
+endif()
 foreach(header ${autosched_installed_headers})
   get_filename_component(dir ${header} DIRECTORY)
   install(FILES ${PROJECT_SOURCE_DIR}/autosched/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/autosched/${dir})
@@ -46,9 +54,9 @@ install(EXPORT autoschedTargets NAMESPACE autosched:: DESTINATION ${config_dir})
 # The OpenMP runtime is part of the ABI in practice: a program that mixes
 # libgomp and libomp in one process misbehaves. Record what we were built with.
 set(AUTOSCHED_BUILT_WITH_COMPILER_ID ${CMAKE_CXX_COMPILER_ID})
-# autosched::regions_mpi, built when MPI was found, links MPI::MPI_CXX: the
-# package then needs MPI too.
-if(TARGET autosched_regions_mpi)
+# autosched::regions_mpi and autosched::mpi, built when MPI was found, link
+# MPI::MPI_CXX: the package then needs MPI too.
+if(TARGET autosched_regions_mpi OR TARGET autosched_mpi)
   set(AUTOSCHED_PACKAGE_NEEDS_MPI TRUE)
 else()
   set(AUTOSCHED_PACKAGE_NEEDS_MPI FALSE)

@@ -2,7 +2,9 @@
 # compiles each of them alone, then configures, builds and runs the consumer
 # project (C++ and C) against it. Arguments: BUILD_DIR SOURCE_DIR (the
 # consumer) HEADERS_DIR (the header project) WORK_DIR CXX CC GENERATOR FLAGS
-# (compiler and linker flags the consumer needs, e.g. a sanitizer)
+# (compiler and linker flags the consumer needs, e.g. a sanitizer); when the
+# package has autosched::mpi: MPI_SOURCE_DIR (the MPI consumer) EXAMPLES_DIR
+# (examples/mpi) MPIEXEC MPIEXEC_FLAGS (a list) and FC (a Fortran compiler, or empty)
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
                 RESULT_VARIABLE rc OUTPUT_QUIET)
@@ -86,3 +88,28 @@ foreach(program consumer consumer_c)
     message(FATAL_ERROR "${program} failed (${rc})")
   endif()
 endforeach()
+
+# The MPI examples in C and Fortran, built against the installed package and
+# run with 4 ranks. The Fortran one is expected whenever the package holds
+# the Fortran module.
+if(MPI_SOURCE_DIR)
+  set(fortran_arguments "")
+  if(FC)
+    set(fortran_arguments -DCMAKE_Fortran_COMPILER=${FC} "-DCMAKE_Fortran_FLAGS=${FLAGS}")
+  endif()
+  configure_and_build(mpi ${MPI_SOURCE_DIR} -DEXAMPLES_DIR=${EXAMPLES_DIR} ${fortran_arguments})
+  set(programs pi_c)
+  file(GLOB_RECURSE fortran_module ${WORK_DIR}/prefix/*/autosched_mpi.mod)
+  if(fortran_module)
+    list(APPEND programs pi_fortran)
+  endif()
+  foreach(program ${programs})
+    if(NOT EXISTS ${WORK_DIR}/mpi/${program})
+      message(FATAL_ERROR "the MPI consumer did not build ${program}")
+    endif()
+    execute_process(COMMAND ${MPIEXEC} -n 4 ${MPIEXEC_FLAGS} ${WORK_DIR}/mpi/${program} RESULT_VARIABLE rc)
+    if(rc)
+      message(FATAL_ERROR "mpiexec -n 4 ${program} failed (${rc})")
+    endif()
+  endforeach()
+endif()
