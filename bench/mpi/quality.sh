@@ -52,13 +52,14 @@ for s in "${selectors[@]}"; do k=$((k + 1)); echo "[$k/$total] $app $s" >&2; run
 
 # Per-step lines: "step <k> <loop> <technique> <protocol> <ms> ms …"
 awk -v app="$app" -v P="$P" -v steps="$steps" '
-  FNR == 1 { name = FILENAME; sub(/.*\//, "", name); sub(/\.txt$/, "", name); fixed[name] = name !~ /^auto/ }
+  FNR == 1 { name = FILENAME; sub(/.*\//, "", name); sub(/\.txt$/, "", name); fixed[name] = !(name == "auto" || name ~ /^auto_/) }
   $1 == "step" { t = $6 + 0; key = $3 " " $2; time[name, key] = t; keys[key] = 1; total[name] += t; chose[name] = chose[name] " " $4 }
   /selection overhead share/ { share[name] = $5 }
   END {
+    for (n in fixed) nfixed += fixed[n]
     for (key in keys) { best = -1; for (n in fixed) if (fixed[n] && ((n, key) in time) && (best < 0 || time[n, key] < best)) best = time[n, key]; oracle += best }
     printf "| %s, P = %d simulated, %d steps | T_par (s) | vs Oracle | selection share |\n|---|---:|---:|---:|\n", app, P, steps
-    printf "| Oracle (per-step best of %d fixed arms) | %.3f | 0.0%% | |\n", length(fixed) - 11, oracle / 1000
+    printf "| Oracle (per-step best of %d fixed arms) | %.3f | 0.0%% | |\n", nfixed, oracle / 1000
     for (n in total) if (!fixed[n]) printf "| %s | %.3f | %.1f%% | %s |\n", n, total[n] / 1000, (total[n] - oracle) / oracle * 100, share[n]
     best_fixed = ""; for (n in total) if (fixed[n] && (best_fixed == "" || total[n] < total[best_fixed])) best_fixed = n
     printf "| best fixed arm: %s | %.3f | %.1f%% | |\n", best_fixed, total[best_fixed] / 1000, (total[best_fixed] - oracle) / oracle * 100
