@@ -18,6 +18,9 @@ packages=(
   gnuplot-nox
   # MPI collective training of regions and, later, process-level loops
   libopenmpi-dev openmpi-bin
+  # SimGrid SMPI 3.32 (optional component): smpicxx/smpirun run autosched::mpi on
+  # 200-4000 simulated ranks (scripts/smpi/, docs/smpi.md)
+  libsimgrid-dev
 )
 
 missing=()

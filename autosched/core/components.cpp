@@ -52,6 +52,17 @@ const std::vector<Component>& components() {
       c.push_back({"MPI", S::not_built, "MPI was not found when autosched was configured",
                    "no process-level loops; regions train per process"});
     }
+    if (AUTOSCHED_WITH_SIMGRID) {
+      c.push_back({"SimGrid SMPI", S::found,
+                   std::string("SimGrid ") + AUTOSCHED_SIMGRID_VERSION + " (" + AUTOSCHED_SMPIRUN +
+                       "): autosched::mpi on 200-4000 simulated ranks, built with smpicxx by scripts/smpi/build.sh" +
+                       (AUTOSCHED_SMPI_BUILD ? "; this build is that one (runs under smpirun only)" : ""),
+                   ""});
+    } else {
+      c.push_back({"SimGrid SMPI", S::not_built,
+                   "smpicxx/smpirun or the SimGrid headers were not found when autosched was configured",
+                   "MPI loops on real ranks only (Open MPI); no simulated scale"});
+    }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
                  gpu ? "" : "CPU only"});
