@@ -35,7 +35,10 @@ if(TARGET autosched_regions_mpi)  # optional component
 endif()
 if(TARGET autosched_mpi)  # optional component
   list(APPEND autosched_installed_headers
-    mpi/mpi.hpp mpi/autosched_mpi.h mpi/execution.hpp mpi/loop_options.hpp mpi/parallel_for.hpp)
+    mpi/mpi.hpp mpi/autosched_mpi.h mpi/execution.hpp mpi/loop_options.hpp mpi/parallel_for.hpp
+    mpi/distributed_for.hpp mpi/steal_ratio.hpp mpi/detail/run_ranges.hpp
+    # What the steal-ratio selector includes.
+    select/ucb_selector.hpp select/cost_bandit.hpp select/coverage_sweep.hpp core/running_stats.hpp)
 endif()
 if(TARGET autosched_mpi_fortran)  # optional component: its module file, compiler-specific
   install(FILES ${autosched_fortran_module_dir}/autosched_mpi.mod
