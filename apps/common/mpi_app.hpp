@@ -30,31 +30,9 @@
 #include <string>
 #include <vector>
 
-#if defined(AUTOSCHED_SMPI) || defined(SMPI_H) || defined(SMPI_HELPERS_H)
-#include <smpi/smpi.h>
-#define AUTOSCHED_APPS_UNDER_SMPI 1
-#else
-#define AUTOSCHED_APPS_UNDER_SMPI 0
-#endif
+#include "smpi_cost.hpp"
 
 namespace autosched::apps::mpi {
-
-// TODO(smpi): use autosched::smpi::inject_seconds from apps/common/smpi_cost.hpp
-// (branch smpi) once it is on main; this is the same call with the same
-// reference rate (1e9 flop/s: a recorded second is one simulated second on a
-// 1 Gf host), kept here only until then.
-/// Charges `seconds` of the recording machine to this rank: under SMPI as
-/// seconds × 1e9 flops on the simulated host, natively by busy-waiting.
-inline void inject_seconds(double seconds) {
-  if (!(seconds > 0)) return;
-#if AUTOSCHED_APPS_UNDER_SMPI
-  smpi_execute_flops_benched(seconds * 1e9);
-#else
-  const double until = MPI_Wtime() + seconds;
-  while (MPI_Wtime() < until) {
-  }
-#endif
-}
 
 /// An app option `--name value` (a non-negative number).
 struct Option {
@@ -134,7 +112,7 @@ class MpiApp {
           } else {
             for (std::int64_t i = first; i < last; ++i) body(i);
           }
-          if (replay != nullptr) inject_seconds(replay->seconds(first, last));
+          if (replay != nullptr) autosched::smpi::inject_seconds(replay->seconds(first, last));
         },
         options);
     finish_instance(loop, n, result, tally, record);

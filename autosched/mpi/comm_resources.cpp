@@ -76,6 +76,31 @@ void CommResources::end_instance() {
 #endif
 }
 
+double CommResources::serial_dispatch_ns() {
+  if (measured_serial_dispatch_ns >= 0) return measured_serial_dispatch_ns;
+  constexpr int rounds = 4;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const MPI_Win w = rma_counter();  // holds 0 or the last instance's count: only contention matters here
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, w);  // the same access as a chunk request (masterless.cpp)
+  for (int k = 0; k < rounds; ++k) {
+    const std::int64_t one = 1;
+    std::int64_t previous = 0;
+    MPI_Fetch_and_op(&one, &previous, MPI_INT64_T, 0, 0, MPI_SUM, w);
+    MPI_Win_flush(0, w);
+  }
+  MPI_Win_unlock(0, w);
+  const double mine = MPI_Wtime() - start;
+  double longest = 0;
+  MPI_Allreduce(&mine, &longest, 1, MPI_DOUBLE, MPI_MAX, comm);
+  end_instance();
+  measured_serial_dispatch_ns = longest * 1e9 / (rounds * static_cast<double>(size));
+  return measured_serial_dispatch_ns;
+}
+
 void CommResources::reset_counter() {
   const std::int64_t zero = 0;
   MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, counter);

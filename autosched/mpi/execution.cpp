@@ -92,7 +92,7 @@ struct DecisionMessage {
   std::int32_t timed = 0;
   std::int32_t has_profile = 0;
   std::int32_t ran = 0;  ///< the TechniqueId prepared (a substitute when the spec's lacks a profile)
-  std::int32_t unused = 0;
+  std::int32_t calibrate = 0;  ///< 1: after this (profiling) instance, measure the serial dispatch time
   double mu_ns = 0, sigma_ns = 0, overhead_ns = 0;
   std::int64_t samples = 0;
   char text[400] = {};  ///< the technique spec to run, or the error
@@ -164,6 +164,7 @@ class ExecutionState {
   TechniqueParams params_;
   TechniqueId ran_ = TechniqueId::static_;
   Protocol protocol_ = Protocol::master_worker;
+  bool calibrate_ = false;  ///< the coordinator asked for CommResources::serial_dispatch_ns() after this instance
   std::unique_ptr<Role> role_;
   RankClock clock_;
   double start_ = 0, finish_ = 0;
@@ -210,6 +211,10 @@ void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
   const bool masterless = runs_without_master(loop.dispenser) && options_.protocol != Protocol::master_worker;
   m.protocol = masterless ? (std::holds_alternative<ChunkSequence>(loop.dispenser) ? run_rma : run_static)
                           : run_master_worker;
+  // A profiling instance feeds auto's ranking, which needs to know whether
+  // chunk requests queue at rank 0 (measured once per communicator).
+  m.calibrate = spec_.technique == TechniqueId::profiling && options_.protocol != Protocol::master_worker &&
+                res_->measured_serial_dispatch_ns < 0;
   std::visit(
       [&](auto& d) {
         if constexpr (requires { std::decay_t<decltype(d)>::timed; }) m.timed = std::decay_t<decltype(d)>::timed;
@@ -276,6 +281,7 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
     params_ = spec_.params;
     if (m.has_profile) loop_->memory.profile = Profile{m.mu_ns, m.sigma_ns, m.overhead_ns, m.samples};
   }
+  calibrate_ = m.calibrate != 0;
   protocol_ = m.protocol == run_master_worker ? Protocol::master_worker
               : m.protocol == run_rma         ? Protocol::rma
                                               : Protocol::none;
@@ -379,6 +385,13 @@ LoopResult ExecutionState::finish() {
                                    std::to_string(root) + " failed: " + why);
   }
 
+  // After a profiling instance, `auto` ranks its arms by simulation: the
+  // simulator must know whether chunk requests queue at rank 0 (they do on
+  // most MPIs: one counter, one coordinator). Measured once per communicator,
+  // by every rank together.
+  const double serial_dispatch_ns =
+      calibrate_ || res_->measured_serial_dispatch_ns >= 0 ? res_->serial_dispatch_ns() : 0.0;
+
   const LoopMetrics metrics =
       metrics_from_power_sums(static_cast<double>(size), all.elapsed_max, all.s1, all.s2, all.s3, all.s4);
   LoopResult result;
@@ -401,7 +414,10 @@ LoopResult ExecutionState::finish() {
         if (const int arm = find_arm(t.slot->point->arms(), ran_arm); arm >= 0) t.decision.arm = arm;
       }
       Outcome outcome{metrics.loop_time_ns, metrics, false};
-      if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) outcome.profile = &*loop.memory.cost;
+      if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) {
+        loop.memory.cost->set_serial_dispatch_ns(serial_dispatch_ns);
+        outcome.profile = &*loop.memory.cost;
+      }
       result.selection_seconds = loop.group->complete(t, outcome).cost_ns * 1e-9;
     }
     loop.ticket = Ticket{};

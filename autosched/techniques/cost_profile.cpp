@@ -62,6 +62,10 @@ double CostProfile::cost(IndexRange r) const noexcept {
   return before(r.end) - before(r.begin);
 }
 
+void CostProfile::set_serial_dispatch_ns(double ns) noexcept {
+  serial_dispatch_ns_ = std::isfinite(ns) && ns > 0 ? ns : 0.0;
+}
+
 CostProfile CostProfile::scaled(double factor) const {
   CostProfile p = *this;
   for (double& t : p.block_ns_) t *= factor;

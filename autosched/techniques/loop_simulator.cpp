@@ -40,8 +40,10 @@ struct Event {
 };
 
 /// One instance: the earliest free worker asks next (ties: the lower id).
+/// A dispatch first waits for the shared server (free again `serial` after
+/// it began serving the previous one), then costs `serial` + h.
 template <class D>
-void run_instance(D& d, std::span<const double> before, double h, std::span<const double> speed,
+void run_instance(D& d, std::span<const double> before, double h, double serial, std::span<const double> speed,
                   double dispatches_per_unit, SimulatedInstance& out) {
   const int p = static_cast<int>(speed.size());
   std::vector<typename D::Worker> workers;
@@ -51,6 +53,7 @@ void run_instance(D& d, std::span<const double> before, double h, std::span<cons
   ready.reserve(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) ready.push_back({0.0, i});
   double chunks = 0;
+  double server_free = 0;
   while (!ready.empty()) {
     std::pop_heap(ready.begin(), ready.end(), std::greater<>{});
     const Event e = ready.back();
@@ -67,7 +70,9 @@ void run_instance(D& d, std::span<const double> before, double h, std::span<cons
     // A chunk of one unit stands for `dispatches_per_unit` real chunks.
     const double dispatches = c.size() == 1 ? dispatches_per_unit : 1.0;
     chunks += dispatches;
-    const double started = e.time + h * dispatches;
+    const double granted = std::max(e.time, server_free);
+    server_free = granted + serial * dispatches;
+    const double started = server_free + h * dispatches;
     const double body = before[static_cast<std::size_t>(c.end)] - before[static_cast<std::size_t>(c.begin)];
     const double finished = started + body / speed[i];
     if constexpr (D::timed) {
@@ -144,7 +149,8 @@ SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
     std::visit(
         [&](auto& d) {
           if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) {
-            run_instance(d, before_, profile_->overhead_ns(), speed_, dispatches_per_unit, out);
+            run_instance(d, before_, profile_->overhead_ns(), profile_->serial_dispatch_ns(), speed_,
+                         dispatches_per_unit, out);
           }
         },
         dispenser);

@@ -50,17 +50,35 @@ for a in "${arms[@]}"; do
 done
 for s in "${selectors[@]}"; do k=$((k + 1)); echo "[$k/$total] $app $s" >&2; run "$s" "$@"; done
 
-# Per-step lines: "step <k> <loop> <technique> <protocol> <ms> ms …"
-awk -v app="$app" -v P="$P" -v steps="$steps" '
+# Per-step lines: "step <k> <loop> <technique> <protocol> <ms> ms …".
+# Writes $out/$app.md (the table, selectors in the order above, the command
+# that made it first) and $out/$app.csv (name,kind,t_par_s,vs_oracle_pct,share_pct)
+# for quality-mean.sh.
+order=$(printf '%s ' "${selectors[@]}" | tr ':' '_')
+{
+  echo "\`bench/mpi/quality.sh $app $costs $P $steps $out${*:+ -- $*}\` — $(date -u '+%F %H:%M UTC'),"
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(smpirun -version 2>/dev/null | head -1 || echo 'SimGrid'); simulated (SMPI), $P hosts of 1 Gf."
+  echo
+  awk -v app="$app" -v P="$P" -v steps="$steps" -v order="$order" -v csv="$out/$app.csv" '
   FNR == 1 { name = FILENAME; sub(/.*\//, "", name); sub(/\.txt$/, "", name); fixed[name] = !(name == "auto" || name ~ /^auto_/) }
-  $1 == "step" { t = $6 + 0; key = $3 " " $2; time[name, key] = t; keys[key] = 1; total[name] += t; chose[name] = chose[name] " " $4 }
+  $1 == "step" { t = $6 + 0; key = $3 " " $2; time[name, key] = t; keys[key] = 1; total[name] += t }
   /selection overhead share/ { share[name] = $5 }
   END {
     for (n in fixed) nfixed += fixed[n]
     for (key in keys) { best = -1; for (n in fixed) if (fixed[n] && ((n, key) in time) && (best < 0 || time[n, key] < best)) best = time[n, key]; oracle += best }
     printf "| %s, P = %d simulated, %d steps | T_par (s) | vs Oracle | selection share |\n|---|---:|---:|---:|\n", app, P, steps
     printf "| Oracle (per-step best of %d fixed arms) | %.3f | 0.0%% | |\n", nfixed, oracle / 1000
-    for (n in total) if (!fixed[n]) printf "| %s | %.3f | %.1f%% | %s |\n", n, total[n] / 1000, (total[n] - oracle) / oracle * 100, share[n]
+    print "name,kind,t_par_s,vs_oracle_pct,share_pct" > csv
+    printf "Oracle,oracle,%.6f,0,\n", oracle / 1000 > csv
+    k = split(order, names, " ")
+    for (j = 1; j <= k; j++) {
+      n = names[j]; if (!(n in total)) continue
+      s = share[n]; sub(/%/, "", s)
+      printf "| %s | %.3f | %.1f%% | %s |\n", n, total[n] / 1000, (total[n] - oracle) / oracle * 100, share[n]
+      printf "%s,selector,%.6f,%.3f,%s\n", n, total[n] / 1000, (total[n] - oracle) / oracle * 100, s > csv
+    }
     best_fixed = ""; for (n in total) if (fixed[n] && (best_fixed == "" || total[n] < total[best_fixed])) best_fixed = n
+    for (n in total) if (fixed[n]) printf "%s,fixed,%.6f,%.3f,\n", n, total[n] / 1000, (total[n] - oracle) / oracle * 100 > csv
     printf "| best fixed arm: %s | %.3f | %.1f%% | |\n", best_fixed, total[best_fixed] / 1000, (total[best_fixed] - oracle) / oracle * 100
-  }' "$out"/raw-"$app"/*.txt | tee "$out/$app.md"
+  }' "$out"/raw-"$app"/*.txt
+} | tee "$out/$app.md"

@@ -28,6 +28,15 @@ struct CommResources {
   /// deadlock. Elsewhere it does nothing: the window lives until the
   /// communicator is freed or MPI_Finalize.
   void end_instance();
+
+  /// Collective: how long one chunk request holds the counter's host when
+  /// every rank asks at once, measured once per communicator (each rank
+  /// fetches `rounds` times in a burst; the longest burst / (rounds · P)).
+  /// The loop simulator queues dispatches behind it when `auto` ranks arms
+  /// for this communicator; a host that serves requests in parallel gives a
+  /// value near 0, one that serialises them its service time.
+  double serial_dispatch_ns();
+  double measured_serial_dispatch_ns = -1;  ///< -1: not measured yet
 };
 
 /// The resources of `user`, created (collectively) on first call.
