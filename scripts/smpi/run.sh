@@ -20,9 +20,11 @@
 #   --log LEVEL         SimGrid log threshold (default warning)
 #   --cfg NAME:VALUE    any other SimGrid option (repeatable)
 #
-# Always set: smpi/grow-injected-times:no. With SimGrid's defaults (1e-4 s per
-# MPI_Iprobe/MPI_Test, growing on consecutive unsuccessful calls) a polling
-# master-worker loop is charged seconds of phantom time. The collectives use
+# Always set: smpi/grow-injected-times:no, and broadcast, allreduce, reduce,
+# barrier and allgather algorithms that scale (scalable_collectives below).
+# With SimGrid's defaults (1e-4 s per MPI_Iprobe/MPI_Test, growing on
+# consecutive unsuccessful calls) a polling master-worker loop is charged
+# seconds of phantom time. The collectives use
 # SMPI's mpich selector: with the default one, MPI_Win_allocate alone took
 # 13 s of wall time at 100 ranks and runs with RMA windows never finished at
 # 200 (0.15 s with mpich). The iprobe/test
@@ -84,9 +86,19 @@ if [[ $privatize != no ]] && ((maps > 0 && np * 8 > maps)); then
 fi
 
 export AUTOSCHED_DB=${AUTOSCHED_DB:-off}
+# The mpich selector's broadcast first detects the communicator's SMP layout
+# (Comm::init_smp: a ring allgather, P² messages) on every new communicator:
+# 106 s of wall time at 1000 ranks for a run that needs 2 s, and a 4000-rank
+# run never got past its first collective in 20 minutes. These algorithms
+# (log P rounds each) never call it; the selector still picks the others.
+# An explicit --cfg smpi/<collective>:<algorithm> overrides one of them.
+scalable_collectives=()
+for c in bcast:binomial_tree allreduce:rdb reduce:binomial barrier:ompi_recursivedoubling allgather:rdb; do
+  [[ " ${cfgs[*]} " == *"--cfg=smpi/${c%%:*}:"* ]] || scalable_collectives+=("--cfg=smpi/$c")
+done
 cmd=(smpirun -np "$np" -platform "$platform" -hostfile "$hostfile" "${priv_args[@]}"
      --cfg=smpi/host-speed:"$host_speed" --cfg=smpi/grow-injected-times:no
-     --cfg=smpi/coll-selector:mpich
+     --cfg=smpi/coll-selector:mpich "${scalable_collectives[@]}"
      --cfg=smpi/iprobe:"$iprobe" --cfg=smpi/test:"$test_cost"
      --log=root.thres:"$log" "${cfgs[@]}" "$program" "$@")
 
