@@ -76,16 +76,20 @@ void CommResources::end_instance() {
 #endif
 }
 
-double CommResources::serial_dispatch_ns() {
-  if (measured_serial_dispatch_ns >= 0) return measured_serial_dispatch_ns;
+CommResources::DispatchQueues CommResources::dispatch_queues() {
+  if (queues_measured) return queues;
   constexpr int rounds = 4;
+  constexpr int tag = 7301;  // this communicator is the runtime's own duplicate: nothing else is in flight now
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
+  double mine[2] = {0, 0}, longest[2] = {0, 0};
+
+  // The counter: the same access as a chunk request (masterless.cpp).
   const MPI_Win w = rma_counter();  // holds 0 or the last instance's count: only contention matters here
   MPI_Barrier(comm);
-  const double start = MPI_Wtime();
-  MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, w);  // the same access as a chunk request (masterless.cpp)
+  double start = MPI_Wtime();
+  MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOCHECK, w);
   for (int k = 0; k < rounds; ++k) {
     const std::int64_t one = 1;
     std::int64_t previous = 0;
@@ -93,12 +97,33 @@ double CommResources::serial_dispatch_ns() {
     MPI_Win_flush(0, w);
   }
   MPI_Win_unlock(0, w);
-  const double mine = MPI_Wtime() - start;
-  double longest = 0;
-  MPI_Allreduce(&mine, &longest, 1, MPI_DOUBLE, MPI_MAX, comm);
+  mine[0] = MPI_Wtime() - start;
   end_instance();
-  measured_serial_dispatch_ns = longest * 1e9 / (rounds * static_cast<double>(size));
-  return measured_serial_dispatch_ns;
+
+  // The coordinator: a request and its answer, rank 0 serving in arrival order.
+  MPI_Barrier(comm);
+  start = MPI_Wtime();
+  std::int64_t message = 0;
+  if (rank == 0) {
+    for (int k = 0; k < rounds * (size - 1); ++k) {
+      MPI_Status status;
+      MPI_Recv(&message, 1, MPI_INT64_T, MPI_ANY_SOURCE, tag, comm, &status);
+      MPI_Send(&message, 1, MPI_INT64_T, status.MPI_SOURCE, tag, comm);
+    }
+  } else {
+    for (int k = 0; k < rounds; ++k) {
+      MPI_Send(&message, 1, MPI_INT64_T, 0, tag, comm);
+      MPI_Recv(&message, 1, MPI_INT64_T, 0, tag, comm, MPI_STATUS_IGNORE);
+    }
+  }
+  mine[1] = MPI_Wtime() - start;
+
+  MPI_Allreduce(mine, longest, 2, MPI_DOUBLE, MPI_MAX, comm);
+  queues.counter_ns = longest[0] * 1e9 / (rounds * static_cast<double>(size));
+  // With one rank the coordinator computes alone: nobody queues.
+  queues.coordinator_ns = size > 1 ? longest[1] * 1e9 / (rounds * static_cast<double>(size - 1)) : 0.0;
+  queues_measured = true;
+  return queues;
 }
 
 void CommResources::reset_counter() {

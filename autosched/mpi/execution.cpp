@@ -164,7 +164,7 @@ class ExecutionState {
   TechniqueParams params_;
   TechniqueId ran_ = TechniqueId::static_;
   Protocol protocol_ = Protocol::master_worker;
-  bool calibrate_ = false;  ///< the coordinator asked for CommResources::serial_dispatch_ns() after this instance
+  bool calibrate_ = false;  ///< the coordinator asked for CommResources::dispatch_queues() after this instance
   std::unique_ptr<Role> role_;
   RankClock clock_;
   double start_ = 0, finish_ = 0;
@@ -214,7 +214,7 @@ void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
   // A profiling instance feeds auto's ranking, which needs to know whether
   // chunk requests queue at rank 0 (measured once per communicator).
   m.calibrate = spec_.technique == TechniqueId::profiling && options_.protocol != Protocol::master_worker &&
-                res_->measured_serial_dispatch_ns < 0;
+                !res_->queues_measured;
   std::visit(
       [&](auto& d) {
         if constexpr (requires { std::decay_t<decltype(d)>::timed; }) m.timed = std::decay_t<decltype(d)>::timed;
@@ -389,8 +389,8 @@ LoopResult ExecutionState::finish() {
   // simulator must know whether chunk requests queue at rank 0 (they do on
   // most MPIs: one counter, one coordinator). Measured once per communicator,
   // by every rank together.
-  const double serial_dispatch_ns =
-      calibrate_ || res_->measured_serial_dispatch_ns >= 0 ? res_->serial_dispatch_ns() : 0.0;
+  const CommResources::DispatchQueues queues =
+      calibrate_ || res_->queues_measured ? res_->dispatch_queues() : CommResources::DispatchQueues{};
 
   const LoopMetrics metrics =
       metrics_from_power_sums(static_cast<double>(size), all.elapsed_max, all.s1, all.s2, all.s3, all.s4);
@@ -415,7 +415,7 @@ LoopResult ExecutionState::finish() {
       }
       Outcome outcome{metrics.loop_time_ns, metrics, false};
       if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) {
-        loop.memory.cost->set_serial_dispatch_ns(serial_dispatch_ns);
+        loop.memory.cost->set_dispatch_queues(queues.counter_ns, queues.coordinator_ns);
         outcome.profile = &*loop.memory.cost;
       }
       result.selection_seconds = loop.group->complete(t, outcome).cost_ns * 1e-9;

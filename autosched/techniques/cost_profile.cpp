@@ -62,8 +62,9 @@ double CostProfile::cost(IndexRange r) const noexcept {
   return before(r.end) - before(r.begin);
 }
 
-void CostProfile::set_serial_dispatch_ns(double ns) noexcept {
-  serial_dispatch_ns_ = std::isfinite(ns) && ns > 0 ? ns : 0.0;
+void CostProfile::set_dispatch_queues(double counter_ns, double coordinator_ns) noexcept {
+  counter_queue_ns_ = std::isfinite(counter_ns) && counter_ns > 0 ? counter_ns : 0.0;
+  coordinator_queue_ns_ = std::isfinite(coordinator_ns) && coordinator_ns > 0 ? coordinator_ns : 0.0;
 }
 
 CostProfile CostProfile::scaled(double factor) const {

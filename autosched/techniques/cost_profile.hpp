@@ -42,15 +42,18 @@ class CostProfile {
   [[nodiscard]] const std::vector<double>& block_ns() const noexcept { return block_ns_; }
   [[nodiscard]] double overhead_ns() const noexcept { return overhead_ns_; }
 
-  /// Time each dispatch holds the one place every dispatch passes through:
-  /// at the process level the coordinator rank or the RMA counter's host
-  /// serves one chunk request at a time, so P ranks asking at once queue
-  /// (autosched::mpi measures it once per communicator). 0, the default and
-  /// what thread teams use: dispatches do not queue beyond h. Not part of
-  /// text(): it belongs to the communicator, not to the loop.
-  [[nodiscard]] double serial_dispatch_ns() const noexcept { return serial_dispatch_ns_; }
-  /// Sets it; negative or non-finite values count as 0.
-  void set_serial_dispatch_ns(double ns) noexcept;
+  /// Time each dispatch holds the one place every dispatch passes through.
+  /// At the process level chunk requests queue at rank 0, which serves one
+  /// at a time: techniques whose chunks follow from the chunk's index (the
+  /// ChunkSequence family) through the shared counter (`counter_ns`), the
+  /// others through the coordinator rank (`coordinator_ns`); block and
+  /// cyclic static need no request. autosched::mpi measures both once per
+  /// communicator. 0, the default and what thread teams use: dispatches do
+  /// not queue beyond h. Not part of text(): it belongs to the
+  /// communicator, not to the loop. Negative or non-finite values count as 0.
+  void set_dispatch_queues(double counter_ns, double coordinator_ns) noexcept;
+  [[nodiscard]] double counter_queue_ns() const noexcept { return counter_queue_ns_; }
+  [[nodiscard]] double coordinator_queue_ns() const noexcept { return coordinator_queue_ns_; }
   /// Σ of every block: the loop's body time on one worker.
   [[nodiscard]] double total_ns() const noexcept { return prefix_.empty() ? 0.0 : prefix_.back(); }
 
@@ -81,7 +84,8 @@ class CostProfile {
   std::int64_t n_ = 0;
   std::int64_t block_size_ = 1;
   double overhead_ns_ = 0;
-  double serial_dispatch_ns_ = 0;
+  double counter_queue_ns_ = 0;
+  double coordinator_queue_ns_ = 0;
   std::vector<double> block_ns_;
   std::vector<double> prefix_;  ///< prefix_[b] = Σ block_ns_[0..b), size blocks + 1
 };

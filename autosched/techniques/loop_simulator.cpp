@@ -148,9 +148,13 @@ SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
     out.ran = prepare_dispenser(dispenser, setup, memory, workspace).ran;
     std::visit(
         [&](auto& d) {
-          if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) {
-            run_instance(d, before_, profile_->overhead_ns(), profile_->serial_dispatch_ns(), speed_,
-                         dispatches_per_unit, out);
+          using D = std::decay_t<decltype(d)>;
+          if constexpr (!std::is_same_v<D, std::monostate>) {
+            // Which queue a dispatch waits in (process level; 0 for thread teams).
+            const double serial = std::is_same_v<D, ChunkSequence>                                  ? profile_->counter_queue_ns()
+                                  : std::is_same_v<D, BlockStatic> || std::is_same_v<D, CyclicStatic> ? 0.0
+                                                                                                     : profile_->coordinator_queue_ns();
+            run_instance(d, before_, profile_->overhead_ns(), serial, speed_, dispatches_per_unit, out);
           }
         },
         dispenser);

@@ -5,8 +5,8 @@
 /// that hand chunks to threads, built by prepare_dispenser) with simulated
 /// time: P virtual workers, the one that is free earliest asks next, a chunk
 /// costs h (the profile's overhead) plus its body time from the CostProfile
-/// divided by the worker's speed. A profile with a serial dispatch time
-/// (process level: one coordinator or counter serves every request) also
+/// divided by the worker's speed. A profile with dispatch queues (process
+/// level: rank 0's counter or coordinator serves one request at a time) also
 /// queues each dispatch behind the previous one for that long. `auto` ranks its arms with it, and
 /// `autosched simulate` replays measured profiles at core counts this machine
 /// does not have.

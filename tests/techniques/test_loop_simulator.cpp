@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 namespace autosched {
@@ -84,26 +85,33 @@ TEST(LoopSimulator, SelfSchedulingByHand) {
   EXPECT_EQ(s.chunks, 8);
 }
 
-TEST(LoopSimulator, SerialDispatchQueuesRequestsAtOneServer) {
-  // 4 workers, 8 iterations of 1 µs, ss, each dispatch holds the server
-  // 10 µs (h = 0): everybody asks at 0 and is served in id order, the
-  // body runs after the service.
+TEST(LoopSimulator, DispatchQueuesAtOneServer) {
+  // 4 workers, 8 iterations of 1 µs, ss (a ChunkSequence: the counter's
+  // queue), each dispatch holds the server 10 µs (h = 0): everybody asks at
+  // 0 and is served in id order, the body runs after the service.
   //   w0 served 0-10, runs 10-11;  w1 10-20 → 21;  w2 20-30 → 31;  w3 30-40 → 41;
   //   w0 asks at 11, served 40-50 → 51;  w1 at 21: 50-60 → 61;  w2: 60-70 → 71;  w3: 70-80 → 81;
   //   then the empty answers come at once (the end costs no dispatch).
   CostProfile p = per_iteration({1, 1, 1, 1, 1, 1, 1, 1});
-  p.set_serial_dispatch_ns(10000);
+  p.set_dispatch_queues(10000, 0);
   const SimulatedInstance s = simulate_loop(p, arm("ss"), exact(4));
   EXPECT_DOUBLE_EQ(s.finish_ns[0], 51000);
   EXPECT_DOUBLE_EQ(s.finish_ns[3], 81000);
   EXPECT_DOUBLE_EQ(s.time_ns, 81000);
-  // static: one dispatch each, so one queue pass: w3 is served last (30-40) and runs 2 µs.
-  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static"), exact(4)).time_ns, 42000);
   // Nothing to queue behind on one worker: each chunk just costs the service.
   EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(1)).time_ns, 8 * 11000.0);
+  // Block static asks nobody: no queue.
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static"), exact(4)).time_ns, 2000);
+  // static-steal goes through the coordinator, here free: 2 iterations each.
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static-steal"), exact(4)).time_ns, 2000);
+  // The coordinator's queue, 5 µs: ss does not use it, static-steal does.
+  p.set_dispatch_queues(0, 5000);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(4)).time_ns, 2000);
+  EXPECT_GE(simulate_loop(p, arm("static-steal"), exact(4)).time_ns, 4 * 5000.0 + 2000);
   // Bad values count as no queue.
-  p.set_serial_dispatch_ns(-5);
-  EXPECT_DOUBLE_EQ(p.serial_dispatch_ns(), 0);
+  p.set_dispatch_queues(-5, std::numeric_limits<double>::quiet_NaN());
+  EXPECT_DOUBLE_EQ(p.counter_queue_ns(), 0);
+  EXPECT_DOUBLE_EQ(p.coordinator_queue_ns(), 0);
   EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(4)).time_ns, 2000);
 }
 

@@ -29,14 +29,20 @@ struct CommResources {
   /// communicator is freed or MPI_Finalize.
   void end_instance();
 
-  /// Collective: how long one chunk request holds the counter's host when
-  /// every rank asks at once, measured once per communicator (each rank
-  /// fetches `rounds` times in a burst; the longest burst / (rounds · P)).
-  /// The loop simulator queues dispatches behind it when `auto` ranks arms
-  /// for this communicator; a host that serves requests in parallel gives a
-  /// value near 0, one that serialises them its service time.
-  double serial_dispatch_ns();
-  double measured_serial_dispatch_ns = -1;  ///< -1: not measured yet
+  /// How long one chunk request holds rank 0 when every rank asks at once,
+  /// through the RMA counter and through the coordinator (a request message
+  /// and its answer). The loop simulator queues dispatches behind these when
+  /// `auto` ranks arms for this communicator: a rank 0 that serves requests
+  /// in parallel gives values near 0, one that serialises them its service time.
+  struct DispatchQueues {
+    double counter_ns = 0;
+    double coordinator_ns = 0;
+  };
+  /// Collective, measured once per communicator: each rank makes `rounds`
+  /// requests of each kind in a burst; the longest burst / requests served.
+  DispatchQueues dispatch_queues();
+  bool queues_measured = false;
+  DispatchQueues queues;
 };
 
 /// The resources of `user`, created (collectively) on first call.
