@@ -92,7 +92,7 @@ struct DecisionMessage {
   std::int32_t timed = 0;
   std::int32_t has_profile = 0;
   std::int32_t ran = 0;  ///< the TechniqueId prepared (a substitute when the spec's lacks a profile)
-  std::int32_t calibrate = 0;  ///< 1: after this (profiling) instance, measure the serial dispatch time
+  std::int32_t calibrate = 0;  ///< 1: after this (profiling) instance, measure the dispatch queues
   double mu_ns = 0, sigma_ns = 0, overhead_ns = 0;
   std::int64_t samples = 0;
   char text[400] = {};  ///< the technique spec to run, or the error
