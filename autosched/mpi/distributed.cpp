@@ -24,6 +24,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/mpi/detail/max_sum_min_op.hpp>
 #include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 #include <autosched/techniques/technique_spec.hpp>
@@ -108,24 +109,8 @@ void set_text(Plan& m, const std::string& s) {
 
 /// The one reduction: max, sums and min in one buffer.
 constexpr int summary_words = 11;
-void combine(void* in, void* inout, int* len, MPI_Datatype*) {
-  auto* a = static_cast<double*>(in);
-  auto* b = static_cast<double*>(inout);
-  for (int i = 0; i + summary_words <= *len; i += summary_words) {
-    b[i] = std::max(a[i], b[i]);          // loop time (to END)
-    b[i + 1] = std::max(a[i + 1], b[i + 1]);  // last work
-    for (int k = 2; k <= 9; ++k) b[i + k] += a[i + k];
-    b[i + 10] = std::min(a[i + 10], b[i + 10]);  // lowest failing rank
-  }
-}
-MPI_Op summary_op() {
-  static MPI_Op op = [] {
-    MPI_Op o;
-    MPI_Op_create(&combine, 1, &o);
-    return o;
-  }();
-  return op;
-}
+/// Loop time and last work by maximum, the counts by sum, the lowest failing rank by minimum.
+MPI_Op summary_op() { return detail::max_sum_min_op<2, 8, 1>(); }
 
 
 std::string blocks_error(std::span<const std::int64_t> b, std::int64_t begin, std::int64_t end, int size) {

@@ -7,6 +7,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/mpi/detail/max_sum_min_op.hpp>
 #include <autosched/mpi/detail/roles.hpp>
 #include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/select/decision_engine.hpp>
@@ -113,25 +114,8 @@ struct Summary {
   double failed_rank = std::numeric_limits<double>::infinity();  ///< lowest failing rank
 };
 constexpr int summary_words = 7;
-
-void combine(void* in, void* inout, int* len, MPI_Datatype*) {
-  auto* a = static_cast<double*>(in);
-  auto* b = static_cast<double*>(inout);
-  for (int i = 0; i + summary_words <= *len; i += summary_words) {
-    b[i] = std::max(a[i], b[i]);
-    for (int k = 1; k <= 5; ++k) b[i + k] += a[i + k];
-    b[i + 6] = std::min(a[i + 6], b[i + 6]);
-  }
-}
-
-MPI_Op summary_op() {
-  static MPI_Op op = [] {
-    MPI_Op o;
-    MPI_Op_create(&combine, 1, &o);
-    return o;
-  }();
-  return op;
-}
+/// elapsed_max by maximum, the sums and iterations by sum, failed_rank by minimum.
+MPI_Op summary_op() { return detail::max_sum_min_op<1, 5, 1>(); }
 
 
 }  // namespace
