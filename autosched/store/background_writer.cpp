@@ -25,6 +25,25 @@ std::atomic<bool> forked_child{false};
 
 void on_fork_child() { forked_child.store(true, std::memory_order_relaxed); }
 
+// fork() waits until the writer is outside every sink: a child forked while
+// SQLite is half-way through a statement would inherit the connection with
+// a transaction open and memory only the (vanished) writer stack points to.
+// Set by instance(); the writer holds this mutex only while it writes.
+std::mutex* sinks_in_use = nullptr;
+void before_fork() {
+  if (sinks_in_use != nullptr) sinks_in_use->lock();
+}
+void after_fork_in_parent() {
+  if (sinks_in_use != nullptr) sinks_in_use->unlock();
+}
+void after_fork_in_child() {
+  on_fork_child();
+  // The child never writes, but a locked std::mutex must not be left for
+  // a destructor to trip over; unlocking from the forking thread is what
+  // the prepare handler locked on that same thread.
+  if (sinks_in_use != nullptr) sinks_in_use->unlock();
+}
+
 void warn_forked_child_once() {
   static std::atomic<bool> warned{false};
   if (warned.exchange(true)) return;
@@ -49,6 +68,13 @@ struct BackgroundWriter::State {
   std::size_t head = 0, size = 0;
   std::deque<std::function<void()>> tasks;
   std::vector<RowSink*> sinks;
+  /// What the writer takes out of the queues in one round. Only the writer
+  /// thread touches these; they live here rather than on that thread's
+  /// stack so a forked child (which has no writer thread) still reaches
+  /// them and a leak checker does not report them.
+  std::vector<InstanceRow> batch;
+  std::deque<std::function<void()>> batch_tasks;
+  std::vector<RowSink*> batch_sinks;
   std::atomic<bool> any_sink{false};
   std::uint64_t posted = 0, written = 0;
   bool stopping = false;
@@ -83,25 +109,24 @@ struct BackgroundWriter::State {
   }
 
   void run() {
-    std::vector<InstanceRow> batch;
     batch.reserve(capacity);
     std::unique_lock lock(mutex);
     for (;;) {
       wake.wait_for(lock, std::chrono::milliseconds(200), [&] { return size > 0 || !tasks.empty() || stopping; });
-      std::deque<std::function<void()>> todo;
-      todo.swap(tasks);
+      batch_tasks.clear();
+      batch_tasks.swap(tasks);
       batch.clear();
       for (; size > 0; --size, head = (head + 1) % capacity) batch.push_back(ring[head]);
-      const std::uint64_t taken = todo.size() + batch.size();
+      const std::uint64_t taken = batch_tasks.size() + batch.size();
       // The last round: from here on posters write in place, so nothing
       // posted while the sinks close is left in a queue nobody reads.
       const bool stop = stopping && taken == 0;
       if (stop) stopped = true;
-      const std::vector<RowSink*> sinks_now = sinks;
+      batch_sinks = sinks;
       space.notify_all();
       lock.unlock();
       // The writing itself happens without the lock: posters never wait for I/O.
-      write_out(batch, todo, sinks_now, stop);
+      write_out(batch, batch_tasks, batch_sinks, stop);
       lock.lock();
       written += taken;
       space.notify_all();
@@ -124,8 +149,10 @@ struct BackgroundWriter::State {
 
 BackgroundWriter& BackgroundWriter::instance() {
   static auto* writer = [] {
-    pthread_atfork(nullptr, nullptr, on_fork_child);
-    return new BackgroundWriter;  // never destroyed: it outlives static destructors
+    auto* created = new BackgroundWriter;  // never destroyed: it outlives static destructors
+    sinks_in_use = &created->state_->sink_mutex;
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return created;
   }();
   return *writer;
 }
