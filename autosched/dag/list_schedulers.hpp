@@ -1,0 +1,79 @@
+#pragma once
+// Dynamic list schedulers: they decide as tasks become ready or as
+// processors go idle, with expected durations, so they adapt to noise.
+#include <autosched/dag/scheduler.hpp>
+
+#include <deque>
+#include <random>
+#include <vector>
+
+namespace autosched::dag {
+
+/// MCT (StarPU's `dm`): each task, as it becomes ready, is committed to the
+/// processor where it would complete first, judging by expected durations
+/// of what that processor runs and has queued (lowest index on ties); each
+/// processor runs its queue in order. With `priorities` (`mct-prio`, like
+/// StarPU's `dmdas`): tasks that become ready together are committed in
+/// bottom-level order and each queue runs highest bottom level first.
+class Mct final : public Scheduler {
+ public:
+  explicit Mct(bool priorities = false) : priorities_(priorities) {}
+  std::string name() const override { return priorities_ ? "mct-prio" : "mct"; }
+  void start(const Problem& problem, std::uint64_t seed) override;
+  void on_ready(const SchedulingView& view, std::span<const TaskId> tasks) override;
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+
+ private:
+  bool priorities_;
+  std::vector<double> priority_;
+  std::vector<std::deque<TaskId>> queue_;
+  std::vector<double> queued_work_;  ///< expected duration of each processor's queue
+  std::vector<TaskId> order_;
+};
+
+/// Heteroprio (Beaumont et al.): an idle GPU takes the ready task that
+/// gains most from a GPU, an idle CPU the one that gains least; ties by
+/// bottom level. A CPU takes a task that a GPU runs `a` times faster only
+/// when there are at least `a` such tasks ready per GPU, i.e. when the
+/// GPUs could not clear them before the CPU would finish one.
+class Heteroprio final : public Scheduler {
+ public:
+  std::string name() const override { return "heteroprio"; }
+  void start(const Problem& problem, std::uint64_t seed) override;
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+
+ private:
+  std::vector<double> priority_, acceleration_;
+  std::vector<std::size_t> ready_of_kernel_;
+};
+
+/// Eager: the first ready task, for whichever processor asks (StarPU's
+/// `eager`; READYS's "first of the ready list" never-pass policy).
+class Eager final : public Scheduler {
+ public:
+  std::string name() const override { return "eager"; }
+  void start(const Problem&, std::uint64_t) override {}
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+};
+
+/// The smallest ready id (READYS's other never-pass test policy).
+class SmallestId final : public Scheduler {
+ public:
+  std::string name() const override { return "smallest-id"; }
+  void start(const Problem&, std::uint64_t) override {}
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+};
+
+/// A uniformly random ready task the processor can run (a sanity floor).
+class RandomChoice final : public Scheduler {
+ public:
+  std::string name() const override { return "random"; }
+  void start(const Problem&, std::uint64_t seed) override { rng_.seed(seed); }
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<TaskId> candidates_;
+};
+
+}  // namespace autosched::dag
