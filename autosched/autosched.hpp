@@ -10,6 +10,7 @@
 /// <autosched/loops/autosched.h>.
 
 #include <autosched/core/version.hpp>
+#include <autosched/dag/dag.hpp>
 #include <autosched/loops/loop_options.hpp>
 #include <autosched/loops/loop_registry.hpp>
 #include <autosched/loops/parallel_for.hpp>
