@@ -21,6 +21,8 @@ packages=(
   # SimGrid SMPI 3.32 (optional component): smpicxx/smpirun run autosched::mpi on
   # 200-4000 simulated ranks (scripts/smpi/, docs/smpi.md)
   libsimgrid-dev
+  # LAPACKE + OpenBLAS (optional component): the tile kernels of the DAG executor
+  liblapacke-dev libopenblas-dev
 )
 
 missing=()

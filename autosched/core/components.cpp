@@ -63,6 +63,13 @@ const std::vector<Component>& components() {
                    "smpicxx/smpirun or the SimGrid headers were not found when autosched was configured",
                    "MPI loops on real ranks only (Open MPI); no simulated scale"});
     }
+    if (AUTOSCHED_WITH_LAPACK) {
+      c.push_back({"LAPACKE/BLAS", S::found,
+                   std::string(AUTOSCHED_LAPACK_DETAIL) + ": DAG executor kernels (autosched::dag_exec)", ""});
+    } else {
+      c.push_back({"LAPACKE/BLAS", S::not_built, "lapacke and openblas (or cblas) were not found by pkg-config",
+                   "no DAG executor; task graphs are simulated only"});
+    }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
                  gpu ? "" : "CPU only"});
