@@ -21,6 +21,9 @@ packages=(
   # SimGrid SMPI 3.32 (optional component): smpicxx/smpirun run autosched::mpi on
   # 200-4000 simulated ranks (scripts/smpi/, docs/smpi.md)
   libsimgrid-dev
+  # StarPU 1.3 (optional component): the task-graph schedulers as a StarPU policy and
+  # StarPU's own policies beside them (autosched/dag/starpu/, docs/dag.md)
+  libstarpu-dev
 )
 
 missing=()
