@@ -23,6 +23,9 @@ packages=(
   libsimgrid-dev
   # LAPACKE + OpenBLAS (optional component): the tile kernels of the DAG executor
   liblapacke-dev libopenblas-dev
+  # StarPU 1.3 (optional component): the task-graph schedulers as a StarPU policy and
+  # StarPU's own policies beside them (autosched/dag/starpu/, docs/dag.md)
+  libstarpu-dev
 )
 
 missing=()

@@ -70,6 +70,15 @@ const std::vector<Component>& components() {
       c.push_back({"LAPACKE/BLAS", S::not_built, "lapacke and openblas (or cblas) were not found by pkg-config",
                    "no DAG executor; task graphs are simulated only"});
     }
+    if (AUTOSCHED_WITH_STARPU) {
+      c.push_back({"StarPU", S::found,
+                   std::string("StarPU ") + AUTOSCHED_STARPU_VERSION +
+                       ": autosched::dag_starpu (the task-graph schedulers as a StarPU policy, StarPU's own policies)",
+                   ""});
+    } else {
+      c.push_back({"StarPU", S::not_built, "pkg-config starpu-1.3 was not found when autosched was configured",
+                   "task graphs run on autosched's own executor only; no StarPU comparison"});
+    }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
                  gpu ? "" : "CPU only"});
