@@ -34,5 +34,5 @@ fi
 echo "# $(date -u +%FT%TZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start" | tee "$out/starpu.txt"
 STARPU_HOME=$starpu_home STARPU_SILENT=1 "$build/bin/bench_dag_starpu" \
   --n "${N:-4096}" --tile "${TILE:-512}" --workers "${WORKERS:-2}" --runs "${RUNS:-5}" \
-  --policies starpu:dm,starpu:dmdas,starpu:heteroprio,starpu:lws,starpu:eager,mct-prio,heft \
+  --policies starpu:dm,starpu:dmdas,starpu:heteroprio,starpu:lws,starpu:eager,mct-prio,heft,exec:mct-prio,exec:heft,exec:eager \
   "${table_args[@]}" --csv "$out/starpu.csv" | tee -a "$out/starpu.txt"

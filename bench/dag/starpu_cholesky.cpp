@@ -3,6 +3,10 @@
 // (TiledFactorization) and the same calibrated duration table (the one our
 // executor plans with, so the model-based policies see the same numbers).
 //
+// A policy `exec:<scheduler>` runs our own executor (autosched::dag_exec's
+// worker threads, no StarPU) in the same rounds, so the comparison of our
+// executor with StarPU's policies sees the same machine load.
+//
 // `runs` rounds, each one run of every policy in turn: a fresh factorisation
 // of the same matrix (reset()), its makespan (release to
 // starpu_task_wait_for_all) and its residual checked against the
@@ -14,6 +18,7 @@
 //                    [--table file] [--save-table file] [--csv file]
 #include <autosched/core/system_info.hpp>
 #include <autosched/dag/durations.hpp>
+#include <autosched/dag/executor.hpp>
 #include <autosched/dag/starpu/starpu_runner.hpp>
 #include <autosched/dag/tiled_factorization.hpp>
 
@@ -33,8 +38,9 @@ using namespace autosched::dag;
 
 struct Options {
   int n = 4096, tile = 512, workers = 2, runs = 5;
-  std::vector<std::string> policies = {"starpu:dm",    "starpu:dmdas", "starpu:heteroprio", "starpu:lws",
-                                       "starpu:eager", "mct-prio",     "heft"};
+  std::vector<std::string> policies = {"starpu:dm",     "starpu:dmdas",  "starpu:heteroprio", "starpu:lws",
+                                       "starpu:eager",  "mct-prio",      "heft",              "exec:mct-prio",
+                                       "exec:heft",     "exec:eager"};
   std::string table, save_table, csv;
 };
 
@@ -65,7 +71,8 @@ Options parse(int argc, char** argv) {
       std::printf(
           "bench_dag_starpu [--n 4096] [--tile 512] [--workers 2] [--runs 5] [--policies a,b,...]\n"
           "                 [--table file] [--save-table file] [--csv file]\n"
-          "policies: starpu:<name> (StarPU's) or an autosched scheduler name (ours, as a StarPU policy)\n");
+          "policies: starpu:<name> (StarPU's), an autosched scheduler name (ours, as a StarPU policy),\n"
+          "          or exec:<scheduler> (ours on autosched's own executor, without StarPU)\n");
       std::exit(0);
     }
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": expected a value after it");
@@ -125,8 +132,18 @@ int run(const Options& o) {
     for (std::size_t p = 0; p < o.policies.size(); ++p) {
       const std::string& policy = o.policies[p];
       f.reset();
-      const starpu::RunResult result = starpu::run_on_starpu(
-          f.graph(), table, [&](TaskId t) { f.run(t); }, {.policy = policy, .workers = o.workers});
+      starpu::RunResult result;
+      if (policy.rfind("exec:", 0) == 0) {
+        auto scheduler = make_scheduler(policy.substr(5));
+        const ExecutionResult e = execute(f, platform(std::to_string(o.workers) + "cpu"), *scheduler, table,
+                                          {.verify = false, .keep_schedule = false});
+        result.makespan_ms = e.makespan;
+        result.decisions = e.decisions;
+        result.passes = e.passes;
+      } else {
+        result = starpu::run_on_starpu(f.graph(), table, [&](TaskId t) { f.run(t); },
+                                       {.policy = policy, .workers = o.workers});
+      }
       const double residual = f.residual();
       const bool ok = residual < f.tolerance();
       Samples& s = samples[p];
