@@ -130,7 +130,8 @@ class Parser {
   }
 
   void graph_name(std::string_view line) {
-    if (name_line_ != 0) fail("a second 'graph' line (the first is line " + std::to_string(name_line_) + ")", "one 'graph <name>' line");
+    if (name_line_ != 0)
+      fail("a second 'graph' line (the first is line " + std::to_string(name_line_) + ")", "one 'graph <name>' line");
     std::string_view rest = line.substr(line.find("graph") + 5);
     const auto hash = rest.find('#');
     if (hash != std::string_view::npos) rest = rest.substr(0, hash);
@@ -172,20 +173,22 @@ class Parser {
       fail("'task' with " + std::to_string(w.size() - 1) + " fields", std::string(task_form));
     const auto next = static_cast<std::int64_t>(tasks_.size());
     const auto id = text::to_int(w[1]);
-    if (!id) fail("task id " + quoted(w[1]) + " is not an integer", "task id " + std::to_string(next) + " in " + std::string(task_form));
+    if (!id)
+      fail("task id " + quoted(w[1]) + " is not an integer",
+           "task id " + std::to_string(next) + " in " + std::string(task_form));
     if (*id >= 0 && *id < next)
       fail("task " + std::to_string(*id) + " is listed twice (first on line " +
                std::to_string(task_lines_[static_cast<std::size_t>(*id)]) + ")",
            "the next id, " + std::to_string(next));
     if (*id != next)
-      fail("task id " + std::to_string(*id) + " is out of order", "the next id, " + std::to_string(next) +
-                                                                       " (tasks are numbered 0, 1, 2, … in file order)");
+      fail("task id " + std::to_string(*id) + " is out of order",
+           "the next id, " + std::to_string(next) + " (tasks are numbered 0, 1, 2, … in file order)");
     if (next >= std::numeric_limits<TaskId>::max()) fail("too many tasks", "fewer than 2^31 tasks");
     const auto k = std::find(kernels_.begin(), kernels_.end(), w[2]);
     if (k == kernels_.end()) {
       std::vector<std::string_view> names(kernels_.begin(), kernels_.end());
-      fail("unknown kernel " + quoted(w[2]), "one of the kernels of line " + std::to_string(kernels_line_) + ": " +
-                                                 text::join(names, " "));
+      fail("unknown kernel " + quoted(w[2]),
+           "one of the kernels of line " + std::to_string(kernels_line_) + ": " + text::join(names, " "));
     }
     ParsedTask t;
     t.kernel = static_cast<std::uint16_t>(k - kernels_.begin());
@@ -203,7 +206,8 @@ class Parser {
     TaskId ends[2];
     for (int i = 0; i < 2; ++i) {
       const auto v = text::to_int(w[static_cast<std::size_t>(i) + 1]);
-      if (!v) fail("task id " + quoted(w[static_cast<std::size_t>(i) + 1]) + " is not an integer", std::string(edge_form));
+      if (!v)
+        fail("task id " + quoted(w[static_cast<std::size_t>(i) + 1]) + " is not an integer", std::string(edge_form));
       if (*v < 0 || *v >= listed)
         fail("edge to a missing task " + std::to_string(*v),
              listed == 0 ? std::string("edges after the tasks they name (no task listed yet)")
@@ -245,7 +249,8 @@ class Parser {
       stack.pop_back();
       ++seen;
       for (std::size_t e : out[t]) {
-        if (--waiting[static_cast<std::size_t>(edges_[e].to)] == 0) stack.push_back(static_cast<std::size_t>(edges_[e].to));
+        if (--waiting[static_cast<std::size_t>(edges_[e].to)] == 0)
+          stack.push_back(static_cast<std::size_t>(edges_[e].to));
       }
     }
     if (seen == n) return;
@@ -269,12 +274,14 @@ class Parser {
     // The cycle, in edge direction: walk[position[t]] <- ... <- walk.back() <- t.
     std::vector<std::size_t> cycle_edges(via.begin() + static_cast<std::ptrdiff_t>(position[t]), via.end());
     std::string path = std::to_string(t);
-    for (auto it = cycle_edges.rbegin(); it != cycle_edges.rend(); ++it) path += " -> " + std::to_string(edges_[*it].to);
-    const std::size_t last = *std::max_element(cycle_edges.begin(), cycle_edges.end(),
-                                               [&](std::size_t a, std::size_t b) { return edges_[a].line < edges_[b].line; });
+    for (auto it = cycle_edges.rbegin(); it != cycle_edges.rend(); ++it)
+      path += " -> " + std::to_string(edges_[*it].to);
+    const std::size_t last =
+        *std::max_element(cycle_edges.begin(), cycle_edges.end(),
+                          [&](std::size_t a, std::size_t b) { return edges_[a].line < edges_[b].line; });
     fail_at(edges_[last].line,
-            "edge " + std::to_string(edges_[last].from) + " -> " + std::to_string(edges_[last].to) + " closes the cycle " +
-                path,
+            "edge " + std::to_string(edges_[last].from) + " -> " + std::to_string(edges_[last].to) +
+                " closes the cycle " + path,
             "edges that form a directed acyclic graph");
   }
 

@@ -207,7 +207,8 @@ void draw_gantt(const std::string& png, const Problem& problem, const Episode& e
      << "set title " << gnuplot_quoted(title) << " noenhanced\n"
      << "set xlabel " << gnuplot_quoted("time (" + problem.time_unit + ")") << "\n"
      << "set xrange [0:" << exact(e.result.makespan) << "]\nset yrange [" << P << "-0.5:-0.5]\nset ytics (";
-  for (std::size_t p = 0; p < P; ++p) gp << (p ? ", " : "") << gnuplot_quoted(processor_label(problem.platform, p)) << ' ' << p;
+  for (std::size_t p = 0; p < P; ++p)
+    gp << (p ? ", " : "") << gnuplot_quoted(processor_label(problem.platform, p)) << ' ' << p;
   gp << ") noenhanced\nset key outside right top vertical noenhanced\n"
      << "set style fill solid 0.85 border lc rgb '#303030'\nplot ";
   for (std::size_t k = 0; k < g.kernel_names().size(); ++k) {
@@ -282,8 +283,7 @@ void simulate_command(const SimulateOptions& o) {
     auto scheduler = make_scheduler(name);
     Episode e{name, simulate(problem, *scheduler, options)};
     std::printf("  %-12s %10s %+8.1f%% %10zu %7zu %7zu\n", name.c_str(), number(e.result.makespan).c_str(),
-                (e.result.makespan / lb.value() - 1) * 100, e.result.decisions, e.result.passes,
-                e.result.forced);
+                (e.result.makespan / lb.value() - 1) * 100, e.result.decisions, e.result.passes, e.result.forced);
     episodes.push_back(std::move(e));
   }
   std::fflush(stdout);
@@ -415,8 +415,8 @@ void write_bench_markdown(const fs::path& path, const std::vector<Instance>& ins
     << "; every scheduler sees the same actual durations in a sample). **Bold**: the best mean of the row. "
     << "LB: the lower bound on expected durations (the larger of the critical path on the fastest kinds and the "
     << "area bound). HEFT plans once from expected durations and keeps its plan's per-processor order.\n\n"
-    << "Regenerate: `" << bench_command_text(o) << "` (" << number(seconds, 0) << " s on "
-    << std::max(1, o.jobs) << " threads here).\n";
+    << "Regenerate: `" << bench_command_text(o) << "` (" << number(seconds, 0) << " s on " << std::max(1, o.jobs)
+    << " threads here).\n";
   std::size_t i = 0;
   while (i < points.size()) {
     // One table per graph × platform: the points of consecutive instances
@@ -477,8 +477,8 @@ void bench_command(const BenchOptions& o) {
         inst.graph_label = family ? text::lower(spec) : spec;
         inst.tiles = t;
         inst.graph = std::make_unique<TaskGraph>(make_graph(spec, t, flavour, "--graphs"));
-        inst.problem = for_option("--durations", o.durations,
-                                  [&] { return std::make_unique<Problem>(*inst.graph, plat, table); });
+        inst.problem =
+            for_option("--durations", o.durations, [&] { return std::make_unique<Problem>(*inst.graph, plat, table); });
         inst.bound = lower_bound(*inst.problem);
         instances.push_back(std::move(inst));
       }
@@ -545,22 +545,28 @@ void bench_command(const BenchOptions& o) {
 }  // namespace
 
 void add_dag_command(CLI::App& app) {
-  auto* dag = app.add_subcommand("dag", "Task graphs on simulated CPU+GPU platforms: simulate schedulers, sweep tables");
+  auto* dag =
+      app.add_subcommand("dag", "Task graphs on simulated CPU+GPU platforms: simulate schedulers, sweep tables");
   dag->require_subcommand(1);
 
   auto so = std::make_shared<SimulateOptions>();
-  auto* sim = dag->add_subcommand("simulate", "Simulate one graph under each scheduler: makespans, lower bound, schedule");
-  sim->add_option("--graph", so->graph, "cholesky, lu, qr or a graph file (autosched task graph v1)")->capture_default_str();
+  auto* sim =
+      dag->add_subcommand("simulate", "Simulate one graph under each scheduler: makespans, lower bound, schedule");
+  sim->add_option("--graph", so->graph, "cholesky, lu, qr or a graph file (autosched task graph v1)")
+      ->capture_default_str();
   sim->add_option("--tiles", so->tiles, "Tiles per matrix side T for cholesky/lu/qr")->capture_default_str();
   sim->add_option("--platform", so->platform, "Processors, e.g. 2cpu+2gpu, 4cpu, 3cpu+1gpu")->capture_default_str();
   sim->add_option("--durations", so->durations, "readys, mirage or a duration table file")->capture_default_str();
-  sim->add_option("--scheduler,--schedulers", so->schedulers, "Schedulers separated by ',', or all")->capture_default_str();
-  sim->add_option("--sigma", so->sigma, "Noise level σ (relative; absolute with --readys-compat)")->capture_default_str();
+  sim->add_option("--scheduler,--schedulers", so->schedulers, "Schedulers separated by ',', or all")
+      ->capture_default_str();
+  sim->add_option("--sigma", so->sigma, "Noise level σ (relative; absolute with --readys-compat)")
+      ->capture_default_str();
   sim->add_option("--seed", so->seed, "Noise seed")->capture_default_str();
   sim->add_flag("--readys-compat", so->readys_compat, "READYS's graphs (its labels, its QR) and additive GPU noise");
   sim->add_option("--csv", so->csv, "Write the schedule: scheduler,task,kernel,processor,kind,start,end");
-  sim->add_option("--gantt", so->gantt,
-                  "Draw a Gantt chart PNG with gnuplot (with several schedulers: one per scheduler, <name>-<scheduler>.png)");
+  sim->add_option(
+      "--gantt", so->gantt,
+      "Draw a Gantt chart PNG with gnuplot (with several schedulers: one per scheduler, <name>-<scheduler>.png)");
   sim->callback([so] { simulate_command(*so); });
 
   auto bo = std::make_shared<BenchOptions>();
@@ -569,7 +575,8 @@ void add_dag_command(CLI::App& app) {
   bench->add_option("--tiles", bo->tiles, "Tile counts: 8, 4,6,8 or 4..12")->capture_default_str();
   bench->add_option("--platforms", bo->platforms, "Platforms separated by ','")->capture_default_str();
   bench->add_option("--sigmas", bo->sigmas, "Noise levels separated by ','")->capture_default_str();
-  bench->add_option("--samples", bo->samples, "Noise samples per point (seeds seed .. seed+samples-1)")->capture_default_str();
+  bench->add_option("--samples", bo->samples, "Noise samples per point (seeds seed .. seed+samples-1)")
+      ->capture_default_str();
   bench->add_option("--schedulers", bo->schedulers, "all or names separated by ','")->capture_default_str();
   bench->add_option("--durations", bo->durations, "readys, mirage or a duration table file")->capture_default_str();
   bench->add_option("--seed", bo->seed, "The first noise seed")->capture_default_str();
