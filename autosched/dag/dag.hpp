@@ -5,6 +5,7 @@
 // interface, and the lower bound. docs/dag.md.
 #include <autosched/dag/durations.hpp>
 #include <autosched/dag/factorizations.hpp>
+#include <autosched/dag/graph_file.hpp>
 #include <autosched/dag/heft.hpp>
 #include <autosched/dag/list_schedulers.hpp>
 #include <autosched/dag/platform.hpp>

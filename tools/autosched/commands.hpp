@@ -12,6 +12,7 @@ void add_db_command(CLI::App& app);
 void add_campaign_commands(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_dag_command(CLI::App& app);
 /// For `autosched run … -- program args`: keeps what follows `--` for the run
 /// command and returns the argc CLI11 should parse.
 int set_aside_run_program(int argc, char** argv);

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   autosched::cli::add_db_command(app);
   autosched::cli::add_campaign_commands(app);
   autosched::cli::add_run_command(app);
+  autosched::cli::add_dag_command(app);
   autosched::cli::set_command_line(argc, argv);
   try {
     app.parse(autosched::cli::set_aside_run_program(argc, argv), argv);

@@ -1,0 +1,80 @@
+# `autosched dag simulate|bench`, run as users run it: a small simulation
+# prints makespans and the bound and writes its schedule; a graph file is
+# read; a Gantt chart without gnuplot is a warning, not a failure; bench
+# writes both tables and its results do not depend on --jobs; bad option
+# values and malformed graph files are rejected naming the value or line.
+set(dir ${WORK}/dag-check)
+file(REMOVE_RECURSE ${dir})
+file(MAKE_DIRECTORY ${dir})
+set(ENV{AUTOSCHED_DB} off)
+include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
+
+# READYS's HEFT on its Cholesky graph at T = 4, no noise: 75 (its reference).
+run(0 ${CLI} dag simulate --graph cholesky --tiles 4 --platform 2cpu+2gpu --readys-compat
+    --scheduler readys-heft,mct --csv ${dir}/schedule.csv)
+expect("${out}" "cholesky T=4 \\(readys\\) on 2cpu\\+2gpu: 20 tasks, 30 edges")
+expect("${out}" "lower bound [0-9.]+ \\(critical path [0-9.]+, area [0-9.]+\\)")
+expect("${out}" "\n  readys-heft +75\\.0 +\\+[0-9.]+% +[0-9]+ +[0-9]+ +0\n")
+expect("${out}" "\n  mct +77\\.0 ")
+file(STRINGS ${dir}/schedule.csv rows)
+list(LENGTH rows count)
+if(NOT count EQUAL 41)  # the header and 20 tasks per scheduler
+  message(FATAL_ERROR "schedule.csv: ${count} lines, expected 41")
+endif()
+list(GET rows 0 header)
+expect("${header}" "^scheduler,task,kernel,processor,kind,start,end$")
+expect("${rows}" "readys-heft,0,POTRF,0,gpu,0,11;")
+
+# A graph file: three tasks, one kernel the readys table knows.
+file(WRITE ${dir}/mine.dag "# autosched task graph v1\ngraph mine\nkernels GEMM POTRF\ntask 0 POTRF\ntask 1 GEMM\n"
+                           "task 2 GEMM\nedge 0 1 8\nedge 0 2 8\n")
+run(0 ${CLI} dag simulate --graph ${dir}/mine.dag --platform 1cpu+1gpu --scheduler mct --sigma 0.2 --seed 3)
+expect("${out}" "mine on 1cpu\\+1gpu: 3 tasks, 2 edges; durations readys \\(units\\); noise σ=0.2")
+expect("${out}" "\n  mct +[0-9]+\\.[0-9] ")
+
+# No gnuplot on the PATH: the script and data are written, a warning says so.
+run(0 ${CMAKE_COMMAND} -E env PATH=${dir}/no-bin ${CLI} dag simulate --tiles 3 --scheduler heft --gantt ${dir}/g.png)
+expect("${err}" "warning: gnuplot not found: wrote .*g.gp")
+if(NOT EXISTS ${dir}/g.gp OR NOT EXISTS ${dir}/g.dat)
+  message(FATAL_ERROR "--gantt without gnuplot: g.gp and g.dat expected")
+endif()
+
+# bench: both tables, and the same numbers on one thread as on two.
+set(sweep --graphs cholesky,qr --tiles 3..4 --platforms 2cpu+2gpu,4cpu --sigmas 0,0.3 --samples 3 --no-progress)
+run(0 ${CLI} dag bench ${sweep} --jobs 1 --out ${dir}/bench1)
+run(0 ${CLI} dag bench ${sweep} --jobs 2 --out ${dir}/bench2)
+file(READ ${dir}/bench1/makespans.csv one)
+file(READ ${dir}/bench2/makespans.csv two)
+if(NOT one STREQUAL two)
+  message(FATAL_ERROR "dag bench: makespans.csv differs between --jobs 1 and --jobs 2")
+endif()
+expect("${one}" "^graph,tiles,platform,sigma,scheduler,samples,mean,stddev,min,max,lower_bound,mean_vs_bound_pct\n")
+expect("${one}" "\nqr,4,4cpu,0.3,heteroprio,3,[0-9.]+,[0-9.]+,")
+file(READ ${dir}/bench1/makespans.md md)
+expect("${md}" "\n## cholesky on 2cpu\\+2gpu\n\n\\| T \\| σ \\| heft \\|")
+expect("${md}" "\n\\| 3 \\| 0\\.3 \\| [^\n]*\\*\\*[0-9.]+ ± [0-9.]+\\*\\*")
+
+# Bad values name the option, the value and what is accepted.
+run(1 ${CLI} dag simulate --platform 2tpu)
+expect("${err}" "--platform=2tpu: .*expected counts of cpu and gpu joined by '\\+', e.g. 2cpu\\+2gpu")
+run(1 ${CLI} dag simulate --scheduler heft,frob)
+expect("${err}" "--scheduler=heft,frob: scheduler 'frob': expected one of heft, readys-heft")
+run(1 ${CLI} dag simulate --graph ${dir}/missing.dag)
+expect("${err}" "--graph=.*missing.dag: expected cholesky, lu, qr or a graph file")
+run(1 ${CLI} dag bench --sigmas 0,x --out ${dir}/unused)
+expect("${err}" "--sigmas=0,x: expected noise levels: finite numbers >= 0")
+run(1 ${CLI} dag bench --tiles 9..4 --out ${dir}/unused)
+expect("${err}" "--tiles=9..4: expected ranges A..B with A <= B")
+run(1 ${CLI} dag bench --platforms 4cpu,0gpu --out ${dir}/unused)
+expect("${err}" "--platforms=4cpu,0gpu: ")
+run(1 ${CLI} dag simulate --durations mirage --graph qr)
+expect("${err}" "--durations=mirage: duration table 'mirage' has no kernel GEQRT")
+
+# A malformed graph file names its line.
+file(WRITE ${dir}/bad.dag "# autosched task graph v1\nkernels GEMM\ntask 0 GEMM\ntask 1 POTRF\n")
+run(1 ${CLI} dag simulate --graph ${dir}/bad.dag)
+expect("${err}" "bad.dag:4: unknown kernel 'POTRF'; expected one of the kernels of line 2: GEMM")
+file(WRITE ${dir}/cycle.dag "# autosched task graph v1\nkernels GEMM\ntask 0 GEMM\ntask 1 GEMM\nedge 0 1\nedge 1 0\n")
+run(1 ${CLI} dag bench --graphs ${dir}/cycle.dag --samples 1 --out ${dir}/unused)
+expect("${err}" "cycle.dag:6: edge 1 -> 0 closes the cycle")
+file(REMOVE_RECURSE ${dir})
