@@ -55,12 +55,37 @@ TaskId Mct::choose(const SchedulingView& view, std::size_t p) {
   while (!q.empty() && !view.is_ready(q.front())) q.pop_front();  // run elsewhere by the no-stall rule
   if (q.empty()) {
     queued_work_[p] = 0;
-    return pass;
+    return priorities_ ? take_from_another_queue(view, p) : pass;
   }
   const TaskId t = q.front();
   q.pop_front();
   queued_work_[p] = std::max(0.0, queued_work_[p] - view.problem->expected_on(t, p));
   return t;
+}
+
+TaskId Mct::take_from_another_queue(const SchedulingView& view, std::size_t p) {
+  const Problem& pb = *view.problem;
+  TaskId best = pass;
+  std::size_t best_q = 0;
+  for (std::size_t q = 0; q < queue_.size(); ++q) {
+    if (q == p) continue;
+    // When each queued task would start on q, by expected durations.
+    double start = std::max(view.now, view.expected_end[q]);
+    for (TaskId t : queue_[q]) {
+      const double there = start + pb.expected_on(t, q);
+      start = there;
+      if (!view.is_ready(t) || !pb.runs_on(t, p) || !(view.now + pb.expected_on(t, p) < there)) continue;
+      if (best == pass || priority_[static_cast<std::size_t>(t)] > priority_[static_cast<std::size_t>(best)]) {
+        best = t;
+        best_q = q;
+      }
+    }
+  }
+  if (best == pass) return pass;
+  auto& from = queue_[best_q];
+  from.erase(std::find(from.begin(), from.end(), best));
+  queued_work_[best_q] = std::max(0.0, queued_work_[best_q] - pb.expected_on(best, best_q));
+  return best;
 }
 
 void Heteroprio::start(const Problem& pb, std::uint64_t) {
@@ -77,31 +102,59 @@ void Heteroprio::start(const Problem& pb, std::uint64_t) {
       acceleration_[t] = d[cpu] / d[gpu];
     }
   }
-  ready_of_kernel_.assign(pb.graph->kernel_names().size(), 0);
+}
+
+bool Heteroprio::gpu_first(TaskId a, TaskId b) const {
+  const double aa = acceleration_[static_cast<std::size_t>(a)], ab = acceleration_[static_cast<std::size_t>(b)];
+  if (aa != ab) return aa > ab;
+  const double pa = priority_[static_cast<std::size_t>(a)], pb = priority_[static_cast<std::size_t>(b)];
+  if (pa != pb) return pa > pb;
+  return a < b;
 }
 
 TaskId Heteroprio::choose(const SchedulingView& view, std::size_t p) {
   const Problem& pb = *view.problem;
-  const TaskGraph& g = *pb.graph;
   const bool on_gpu = pb.platform.kind(p) == ResourceKind::gpu;
-  const int gpus = pb.platform.count(ResourceKind::gpu);
-  std::fill(ready_of_kernel_.begin(), ready_of_kernel_.end(), 0);
-  for (TaskId t : view.ready) ++ready_of_kernel_[g.task(t).kernel];
-  TaskId best = pass;
-  auto better = [&](TaskId a, TaskId b) {  // is a preferred over b for this processor?
-    const double aa = acceleration_[static_cast<std::size_t>(a)], ab = acceleration_[static_cast<std::size_t>(b)];
-    if (aa != ab) return on_gpu ? aa > ab : aa < ab;
-    const double pa = priority_[static_cast<std::size_t>(a)], pb2 = priority_[static_cast<std::size_t>(b)];
-    if (pa != pb2) return pa > pb2;
-    return a < b;
-  };
+  by_gpu_order_.clear();
   for (TaskId t : view.ready) {
-    if (!pb.runs_on(t, p)) continue;
-    const double a = acceleration_[static_cast<std::size_t>(t)];
-    if (!on_gpu && gpus > 0 && a > 1 &&
-        static_cast<double>(ready_of_kernel_[g.task(t).kernel]) < a * static_cast<double>(gpus))
-      continue;  // the GPUs will get to it sooner than this CPU would finish it
-    if (best == pass || better(t, best)) best = t;
+    if (pb.runs_on(t, p)) by_gpu_order_.push_back(t);
+  }
+  if (by_gpu_order_.empty()) return pass;
+  // One kind of processor: acceleration says nothing; bottom level decides.
+  if (pb.platform.homogeneous()) {
+    return *std::min_element(by_gpu_order_.begin(), by_gpu_order_.end(), [&](TaskId a, TaskId b) {
+      const double pa = priority_[static_cast<std::size_t>(a)], pb2 = priority_[static_cast<std::size_t>(b)];
+      return pa != pb2 ? pa > pb2 : a < b;
+    });
+  }
+  if (on_gpu) {
+    return *std::min_element(by_gpu_order_.begin(), by_gpu_order_.end(),
+                             [&](TaskId a, TaskId b) { return gpu_first(a, b); });
+  }
+  const int gpus = pb.platform.count(ResourceKind::gpu);
+  // The CPUs' order is the GPUs' order reversed: least accelerated first
+  // (and, among equals, the higher bottom level first).
+  auto cpu_first = [&](TaskId a, TaskId b) {
+    const double aa = acceleration_[static_cast<std::size_t>(a)], ab = acceleration_[static_cast<std::size_t>(b)];
+    if (aa != ab) return aa < ab;
+    return gpu_first(a, b);
+  };
+  // When the earliest GPU is free, and the GPU work ahead of each task.
+  double gpu_free = std::numeric_limits<double>::infinity();
+  for (std::size_t q = 0; q < pb.processors(); ++q) {
+    if (pb.platform.kind(q) == ResourceKind::gpu) gpu_free = std::min(gpu_free, std::max(view.now, view.expected_end[q]));
+  }
+  std::sort(by_gpu_order_.begin(), by_gpu_order_.end(), [&](TaskId a, TaskId b) { return gpu_first(a, b); });
+  const auto gpu_kind = static_cast<std::size_t>(ResourceKind::gpu);
+  double gpu_work_ahead = 0;
+  TaskId best = pass;
+  for (TaskId t : by_gpu_order_) {
+    const double on_gpu_d = pb.expected[static_cast<std::size_t>(t)][gpu_kind];
+    const double gpu_done = std::isfinite(on_gpu_d)
+                                ? gpu_free + gpu_work_ahead / static_cast<double>(gpus) + on_gpu_d
+                                : std::numeric_limits<double>::infinity();
+    if (view.now + pb.expected_on(t, p) <= gpu_done && (best == pass || cpu_first(t, best))) best = t;
+    if (std::isfinite(on_gpu_d)) gpu_work_ahead += on_gpu_d;
   }
   return best;
 }

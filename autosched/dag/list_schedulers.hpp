@@ -14,7 +14,13 @@ namespace autosched::dag {
 /// of what that processor runs and has queued (lowest index on ties); each
 /// processor runs its queue in order. With `priorities` (`mct-prio`, like
 /// StarPU's `dmdas`): tasks that become ready together are committed in
-/// bottom-level order and each queue runs highest bottom level first.
+/// bottom-level order and each queue runs highest bottom level first; and,
+/// since commitments rest on expected durations, a processor that goes idle
+/// with an empty queue takes a task queued elsewhere when it would finish
+/// it sooner than the processor it waits for (the highest bottom level
+/// among those). Without noise and on a model that fits, that never fires
+/// for plain MCT's FIFO queues; with priorities it also repairs a task
+/// pushed back by later, more urgent ones.
 class Mct final : public Scheduler {
  public:
   explicit Mct(bool priorities = false) : priorities_(priorities) {}
@@ -24,6 +30,7 @@ class Mct final : public Scheduler {
   TaskId choose(const SchedulingView& view, std::size_t p) override;
 
  private:
+  TaskId take_from_another_queue(const SchedulingView& view, std::size_t p);
   bool priorities_;
   std::vector<double> priority_;
   std::vector<std::deque<TaskId>> queue_;
@@ -33,9 +40,13 @@ class Mct final : public Scheduler {
 
 /// Heteroprio (Beaumont et al.): an idle GPU takes the ready task that
 /// gains most from a GPU, an idle CPU the one that gains least; ties by
-/// bottom level. A CPU takes a task that a GPU runs `a` times faster only
-/// when there are at least `a` such tasks ready per GPU, i.e. when the
-/// GPUs could not clear them before the CPU would finish one.
+/// bottom level. A CPU takes a task only if it would finish it no later
+/// than a GPU would: the GPUs take the ready tasks in their order (most
+/// accelerated first), so a task waits for the GPU work ahead of it, spread
+/// over the GPUs, after the earliest GPU is free. (Heteroprio's answer to
+/// the same problem is spoliation, taking a task back from a slow worker;
+/// deciding before the start needs no preemption.) On a platform of one
+/// kind it is a priority list: the highest bottom level first.
 class Heteroprio final : public Scheduler {
  public:
   std::string name() const override { return "heteroprio"; }
@@ -43,8 +54,9 @@ class Heteroprio final : public Scheduler {
   TaskId choose(const SchedulingView& view, std::size_t p) override;
 
  private:
+  bool gpu_first(TaskId a, TaskId b) const;  ///< the GPUs' order: most accelerated, then bottom level, then id
   std::vector<double> priority_, acceleration_;
-  std::vector<std::size_t> ready_of_kernel_;
+  std::vector<TaskId> by_gpu_order_;
 };
 
 /// Eager: the first ready task, for whichever processor asks (StarPU's

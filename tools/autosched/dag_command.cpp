@@ -24,6 +24,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -399,6 +400,91 @@ std::string bench_command_text(const BenchOptions& o) {
   return s + " --out <dir>";
 }
 
+/// The summary above the tables: how often each scheduler has the best mean
+/// at each σ, and, at the largest T of every graph × platform, the best at
+/// the smallest and the largest σ and how much each dynamic or static
+/// scheduler's mean grows between them.
+void write_bench_summary(std::ofstream& f, const std::vector<Instance>& instances, const std::vector<Point>& points,
+                         const std::vector<std::string>& names) {
+  std::vector<double> sigmas;
+  for (const Point& p : points) {
+    if (std::find(sigmas.begin(), sigmas.end(), p.sigma) == sigmas.end()) sigmas.push_back(p.sigma);
+  }
+  std::sort(sigmas.begin(), sigmas.end());
+  auto best_of = [&](const Point& p) {
+    double best = p.per_scheduler.front().mean;
+    for (const Stats& s : p.per_scheduler) best = std::min(best, s.mean);
+    return best;
+  };
+  auto winners = [&](const Point& p) {
+    std::string out;
+    const double best = best_of(p);
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (p.per_scheduler[k].mean <= best * (1 + 1e-12)) out += (out.empty() ? "" : ", ") + names[k];
+    }
+    return out;
+  };
+  f << "\n## Summary\n\nHow many points (graph × T × platform) each scheduler has the best mean at (ties count for "
+       "each):\n\n| σ |";
+  for (const auto& n : names) f << ' ' << n << " |";
+  f << " points |\n|--:|";
+  for (std::size_t k = 0; k <= names.size(); ++k) f << "--:|";
+  f << "\n";
+  for (double sigma : sigmas) {
+    std::vector<int> wins(names.size(), 0);
+    int count = 0;
+    for (const Point& p : points) {
+      if (p.sigma != sigma) continue;
+      ++count;
+      const double best = best_of(p);
+      for (std::size_t k = 0; k < names.size(); ++k) wins[k] += p.per_scheduler[k].mean <= best * (1 + 1e-12) ? 1 : 0;
+    }
+    f << "| " << exact(sigma) << " |";
+    for (int w : wins) f << ' ' << w << " |";
+    f << ' ' << count << " |\n";
+  }
+  if (sigmas.size() < 2) return;
+  const double lo = sigmas.front(), hi = sigmas.back();
+  std::vector<std::size_t> growth_columns;
+  for (const char* n : {"heft", "mct", "mct-prio", "heteroprio"}) {
+    const auto it = std::find(names.begin(), names.end(), n);
+    if (it != names.end()) growth_columns.push_back(static_cast<std::size_t>(it - names.begin()));
+  }
+  f << "\nAt the largest T of each graph × platform: the best mean at σ = " << exact(lo) << " and σ = " << exact(hi)
+    << " (and its distance to LB), and how much each mean grows from σ = " << exact(lo) << " to " << exact(hi)
+    << ":\n\n| graph | T | platform | σ = " << exact(lo) << ": best (vs LB) | σ = " << exact(hi) << ": best (vs LB) |";
+  for (std::size_t k : growth_columns) f << ' ' << names[k] << " |";
+  f << "\n|---|--:|---|---|---|";
+  for (std::size_t k = 0; k < growth_columns.size(); ++k) f << "--:|";
+  f << "\n";
+  // The largest T per graph × platform.
+  std::map<std::pair<std::string, std::string>, int> largest;
+  for (const Instance& inst : instances) {
+    auto& t = largest[{inst.graph_label, inst.problem->platform.describe()}];
+    t = std::max(t, inst.tiles);
+  }
+  for (std::size_t a = 0; a < points.size(); ++a) {
+    const Point& at_lo = points[a];
+    const Instance& inst = instances[at_lo.instance];
+    if (at_lo.sigma != lo || inst.tiles != largest[{inst.graph_label, inst.problem->platform.describe()}]) continue;
+    const Point* at_hi = nullptr;
+    for (const Point& p : points) {
+      if (p.instance == at_lo.instance && p.sigma == hi) at_hi = &p;
+    }
+    if (at_hi == nullptr) continue;
+    const double lb = inst.bound.value();
+    auto vs_lb = [&](double v) { return (v >= lb ? "+" : "") + number(100 * (v / lb - 1)) + "%"; };
+    f << "| " << inst.graph_label << " | " << tiles_text(inst.tiles) << " | " << inst.problem->platform.describe()
+      << " | " << winners(at_lo) << ' ' << number(best_of(at_lo), 0) << " (" << vs_lb(best_of(at_lo)) << ") | "
+      << winners(*at_hi) << ' ' << number(best_of(*at_hi), 0) << " (" << vs_lb(best_of(*at_hi)) << ") |";
+    for (std::size_t k : growth_columns) {
+      const double g = 100 * (at_hi->per_scheduler[k].mean / at_lo.per_scheduler[k].mean - 1);
+      f << ' ' << (g >= 0 ? "+" : "") << number(g) << "% |";
+    }
+    f << "\n";
+  }
+}
+
 void write_bench_markdown(const fs::path& path, const std::vector<Instance>& instances,
                           const std::vector<Point>& points, const std::vector<std::string>& names,
                           const BenchOptions& o, const DurationTable& table, double seconds) {
@@ -417,6 +503,7 @@ void write_bench_markdown(const fs::path& path, const std::vector<Instance>& ins
     << "area bound). HEFT plans once from expected durations and keeps its plan's per-processor order.\n\n"
     << "Regenerate: `" << bench_command_text(o) << "` (" << number(seconds, 0) << " s on " << std::max(1, o.jobs)
     << " threads here).\n";
+  write_bench_summary(f, instances, points, names);
   std::size_t i = 0;
   while (i < points.size()) {
     // One table per graph × platform: the points of consecutive instances
