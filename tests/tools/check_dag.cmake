@@ -77,4 +77,25 @@ expect("${err}" "bad.dag:4: unknown kernel 'POTRF'; expected one of the kernels 
 file(WRITE ${dir}/cycle.dag "# autosched task graph v1\nkernels GEMM\ntask 0 GEMM\ntask 1 GEMM\nedge 0 1\nedge 1 0\n")
 run(1 ${CLI} dag bench --graphs ${dir}/cycle.dag --samples 1 --out ${dir}/unused)
 expect("${err}" "cycle.dag:6: edge 1 -> 0 closes the cycle")
+
+# `dag run`: a real factorisation on worker threads, verified, with its
+# measured schedule; without the executor in this build, a clear error.
+if(DAG_EXEC)
+  run(0 ${CLI} dag run --graph qr --tiles 3 --tile-size 16 --workers 2 --scheduler mct-prio,heteroprio --runs 2
+      --csv ${dir}/run.csv)
+  expect("${out}" "\n  mct-prio +[0-9.]+ +[0-9.]+ +[0-9.e+-]+ +2/2 ")
+  expect("${out}" "\n  heteroprio +[0-9.]+ +[0-9.]+ +[0-9.e+-]+ +2/2 ")
+  file(STRINGS ${dir}/run.csv run_rows)
+  list(LENGTH run_rows run_count)
+  if(NOT run_count EQUAL 29)  # the header and 14 tasks per scheduler
+    message(FATAL_ERROR "run.csv: ${run_count} lines, expected 29")
+  endif()
+  run(1 ${CLI} dag run --graph mine.dag)
+  expect("${err}" "--graph")
+  run(1 ${CLI} dag run --workers 0)
+  expect("${err}" "--workers")
+else()
+  run(1 ${CLI} dag run --tiles 3)
+  expect("${err}" "no executor")
+endif()
 file(REMOVE_RECURSE ${dir})

@@ -10,6 +10,10 @@
 #include <autosched/core/text.hpp>
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/graph_file.hpp>
+#if AUTOSCHED_CLI_DAG_EXEC
+#include <autosched/dag/executor.hpp>
+#include <autosched/dag/tiled_factorization.hpp>
+#endif
 #include <autosched/dag/ranks.hpp>
 #include <autosched/dag/simulator.hpp>
 
@@ -301,6 +305,102 @@ void simulate_command(const SimulateOptions& o) {
     }
   }
 }
+
+// --------------------------------------------------------------------- run
+
+struct RunOptions {
+  std::string graph = "cholesky";
+  int tiles = 8;
+  int tile_size = 512;
+  int workers = 2;
+  std::string durations = "calibrate";
+  std::string schedulers = "mct-prio";
+  int runs = 1;
+  std::uint64_t seed = 1;
+  std::string gantt, csv;
+};
+
+#if AUTOSCHED_CLI_DAG_EXEC
+void run_command(const RunOptions& o) {
+  if (!is_family(o.graph))
+    detail::throw_error(text::bad_value("--graph", o.graph, "cholesky, lu or qr (the executor has their kernels)"));
+  if (o.tiles < 2 || o.tiles > 64) detail::throw_error(text::bad_value("--tiles", std::to_string(o.tiles), "an integer in [2, 64]"));
+  if (o.tile_size < 1 || o.tile_size > 4096)
+    detail::throw_error(text::bad_value("--tile-size", std::to_string(o.tile_size), "an integer in [1, 4096]"));
+  if (o.workers < 1 || o.workers > 256)
+    detail::throw_error(text::bad_value("--workers", std::to_string(o.workers), "an integer in [1, 256]"));
+  if (o.runs < 1 || o.runs > 1000) detail::throw_error(text::bad_value("--runs", std::to_string(o.runs), "an integer in [1, 1000]"));
+  const std::vector<std::string> names = scheduler_list(o.schedulers, "--scheduler");
+  TiledFactorization f(o.graph, o.tiles, o.tile_size, o.seed);
+  const Platform plat = platform(std::to_string(o.workers) + "cpu");
+  std::fprintf(stderr, "calibrating the %s kernels at tile size %d...\n", o.graph.c_str(), o.tile_size);
+  const DurationTable table = o.durations == "calibrate"
+                                  ? calibrate(o.graph, o.tile_size)
+                                  : for_option("--durations", o.durations, [&] { return duration_table(o.durations); });
+  const Problem problem = for_option("--durations", o.durations, [&] { return Problem(f.graph(), plat, table); });
+  std::printf("%s, %d×%d tiles of %d² (n = %d), %d worker thread(s); durations %s (%s):", f.graph().name().c_str(),
+              o.tiles, o.tiles, o.tile_size, o.tiles * o.tile_size, o.workers, table.name.c_str(), table.unit.c_str());
+  for (const auto& [kernel, d] : table.kernels) std::printf(" %s %s", kernel.c_str(), number(d[0], 2).c_str());
+  std::printf("\nlower bound %s %s on those durations\n\n", number(lower_bound(problem).value()).c_str(),
+              table.unit.c_str());
+  std::printf("  %-12s %12s %9s %10s %9s %14s\n", "scheduler", "makespan ms", "GFlop/s", "residual", "verified",
+              "overhead µs/t");
+  std::vector<Episode> episodes;
+  bool all_verified = true;
+  for (const std::string& name : names) {
+    std::vector<double> makespans;
+    ExecutionResult kept;
+    int verified = 0;
+    double worst = 0, overhead = 0;
+    for (int r = 0; r < o.runs; ++r) {
+      f.reset();
+      auto scheduler = make_scheduler(name);
+      ExecutionResult e = execute(f, plat, *scheduler, table, {.seed = o.seed});
+      makespans.push_back(e.makespan);
+      verified += e.verified ? 1 : 0;
+      worst = std::max(worst, e.residual);
+      overhead += e.overhead_per_task_us / o.runs;
+      std::vector<double> sorted = makespans;
+      std::sort(sorted.begin(), sorted.end());
+      // Keep the run closest to the median for the Gantt chart and the CSV.
+      if (r == 0 || std::abs(e.makespan - sorted[sorted.size() / 2]) < std::abs(kept.makespan - sorted[sorted.size() / 2]))
+        kept = std::move(e);
+    }
+    std::sort(makespans.begin(), makespans.end());
+    const double median = makespans[makespans.size() / 2];
+    all_verified = all_verified && verified == o.runs;
+    std::printf("  %-12s %12s %9s %10.2e %6d/%-2d %14s\n", name.c_str(), number(median).c_str(),
+                number(f.flops() / (median * 1e6)).c_str(), worst, verified, o.runs, number(overhead).c_str());
+    SimulationResult as_run;
+    as_run.makespan = kept.makespan;
+    as_run.decisions = kept.decisions;
+    as_run.passes = kept.passes;
+    as_run.forced = kept.forced;
+    as_run.schedule = std::move(kept.schedule);
+    episodes.push_back({name, std::move(as_run)});
+  }
+  std::fflush(stdout);
+  const Problem in_ms(f.graph(), plat, table.expected(f.graph()), "ms");
+  if (!o.csv.empty()) {
+    write_schedule_csv(o.csv, in_ms, episodes);
+    std::printf("schedule: %s\n", o.csv.c_str());
+  }
+  if (!o.gantt.empty()) {
+    for (const Episode& e : episodes) {
+      const std::string title = e.scheduler + ": " + f.graph().name() + " n=" + std::to_string(o.tiles * o.tile_size) +
+                                " on " + std::to_string(o.workers) + " worker(s), measured makespan " +
+                                number(e.result.makespan) + " ms";
+      draw_gantt(per_scheduler_path(o.gantt, e.scheduler, episodes.size() > 1), in_ms, e, title);
+    }
+  }
+  if (!all_verified) detail::throw_error("a factorisation failed its residual check (see the table above)");
+}
+#else
+void run_command(const RunOptions&) {
+  detail::throw_error("autosched dag run: this build has no executor (LAPACKE and CBLAS were not found; "
+                      "scripts/install-deps.sh installs liblapacke-dev and libopenblas-dev)");
+}
+#endif
 
 // ------------------------------------------------------------------- bench
 
@@ -633,7 +733,7 @@ void bench_command(const BenchOptions& o) {
 
 void add_dag_command(CLI::App& app) {
   auto* dag =
-      app.add_subcommand("dag", "Task graphs on simulated CPU+GPU platforms: simulate schedulers, sweep tables");
+      app.add_subcommand("dag", "Task graphs on CPU+GPU platforms: simulate schedulers, sweep tables, run factorisations for real");
   dag->require_subcommand(1);
 
   auto so = std::make_shared<SimulateOptions>();
@@ -655,6 +755,22 @@ void add_dag_command(CLI::App& app) {
       "--gantt", so->gantt,
       "Draw a Gantt chart PNG with gnuplot (with several schedulers: one per scheduler, <name>-<scheduler>.png)");
   sim->callback([so] { simulate_command(*so); });
+
+  auto ro = std::make_shared<RunOptions>();
+  auto* run = dag->add_subcommand("run", "Run a tiled factorisation for real on worker threads under each scheduler");
+  run->add_option("--graph", ro->graph, "cholesky, lu or qr")->capture_default_str();
+  run->add_option("--tiles", ro->tiles, "Tiles per matrix side T")->capture_default_str();
+  run->add_option("--tile-size", ro->tile_size, "Rows (= columns) of a tile")->capture_default_str();
+  run->add_option("--workers", ro->workers, "Worker threads (CPU processors)")->capture_default_str();
+  run->add_option("--durations", ro->durations, "calibrate (measure the kernels here first) or a duration table file")
+      ->capture_default_str();
+  run->add_option("--scheduler,--schedulers", ro->schedulers, "Schedulers separated by ',', or all")
+      ->capture_default_str();
+  run->add_option("--runs", ro->runs, "Runs per scheduler (the median is shown)")->capture_default_str();
+  run->add_option("--seed", ro->seed, "Matrix and scheduler seed")->capture_default_str();
+  run->add_option("--csv", ro->csv, "Write the measured schedule: scheduler,task,kernel,processor,kind,start,end (ms)");
+  run->add_option("--gantt", ro->gantt, "Draw the measured schedule as a Gantt chart PNG (one per scheduler)");
+  run->callback([ro] { run_command(*ro); });
 
   auto bo = std::make_shared<BenchOptions>();
   auto* bench = dag->add_subcommand("bench", "Mean makespan of every scheduler over noise samples, as tables");
