@@ -1,5 +1,7 @@
 #include <autosched/dag/executor.hpp>
 
+#include <autosched/dag/detail/decision_state.hpp>
+
 #include <autosched/core/error.hpp>
 
 #include <algorithm>
@@ -23,7 +25,7 @@ double units_per_ms(const DurationTable& table) {
   if (u == "s") return 1e-3;
   if (u == "us" || u == "µs") return 1e3;
   if (u == "ns") return 1e6;
-  detail::throw_error("execute: duration table '" + table.name + "' has unit '" + u +
+  autosched::detail::throw_error("execute: duration table '" + table.name + "' has unit '" + u +
                       "': expected ms, s, us or ns (real time; calibrate() gives ms)");
 }
 
@@ -40,13 +42,9 @@ class Execution {
         options_(options),
         units_per_ms_(units_per_ms(table)),
         processors_(platform.size()),
-        running_(processors_, no_task),
+        state_(problem_, scheduler),
         assigned_(processors_, no_task),
         placed_at_(processors_),
-        expected_end_(processors_, 0),
-        state_(graph_.size(), TaskState::waiting),
-        waiting_for_(graph_.size()),
-        placed_on_(graph_.size(), -1),
         wake_(processors_) {
     if (options_.keep_schedule) schedule_.assign(graph_.size(), {});
   }
@@ -76,16 +74,8 @@ class Execution {
       std::unique_lock lock(mutex_);
       const auto entered = Clock::now();
       try {
-        now_ = elapsed_units(entered);
         // The simulator derives the scheduler's seed the same way: one seed, one random stream.
-        timed([&] { scheduler_.start(problem_, options_.seed ^ 0x5eedf00dULL); });
-        now_ = elapsed_units(Clock::now());
-        std::vector<TaskId> sources;
-        for (std::size_t t = 0; t < graph_.size(); ++t) {
-          waiting_for_[t] = static_cast<std::uint32_t>(graph_.predecessors(static_cast<TaskId>(t)).size());
-          if (waiting_for_[t] == 0) sources.push_back(static_cast<TaskId>(t));
-        }
-        make_ready(sources);
+        timed([&] { state_.begin(options_.seed ^ 0x5eedf00dULL, elapsed_units(entered)); });
         dispatch();
       } catch (...) {
         stop_all(std::current_exception());
@@ -98,9 +88,9 @@ class Execution {
 
     ExecutionResult r;
     r.makespan = makespan_;
-    r.decisions = decisions_;
-    r.passes = passes_;
-    r.forced = forced_;
+    r.decisions = state_.decisions();
+    r.passes = state_.passes();
+    r.forced = state_.forced();
     r.schedule = std::move(schedule_);
     r.scheduler_ms = Millis(scheduler_time_).count();
     r.wake_ms = Millis(wake_time_).count();
@@ -163,110 +153,31 @@ class Execution {
         stop_all(error);
       } else if (!stop_) {
         try {
-          complete(t, p);
+          timed([&] {
+            state_.complete(t, p, elapsed_units(Clock::now()));
+            state_.announce_ready();
+          });
           dispatch();
         } catch (...) {
           stop_all(std::current_exception());
         }
-        if (done_ == graph_.size()) stop_all(nullptr);
+        if (state_.finished()) stop_all(nullptr);
       }
       runtime_ += Clock::now() - entered;
       if (stop_) return;
     }
   }
 
-  SchedulingView view() const { return {&problem_, now_, ready_, running_, expected_end_, state_}; }
-
-  bool nothing_running() const {
-    return std::all_of(running_.begin(), running_.end(), [](TaskId t) { return t == no_task; });
-  }
-
-  TaskId first_ready_for(std::size_t p) const {
-    for (TaskId t : ready_)
-      if (problem_.runs_on(t, p)) return t;
-    return pass;
-  }
-
-  /// The simulator's event loop for one instant: idle processors in index
-  /// order, a pass moves to the next one, and the no-stall rule.
+  /// The decisions of this instant (the simulator's, detail/decision_state.hpp):
+  /// every task started goes to its worker.
   void dispatch() {
-    std::size_t cur = 0;
-    for (;;) {
-      while (cur < processors_ && running_[cur] != no_task) ++cur;
-      if (ready_.empty() || cur == processors_) {
-        if (!nothing_running() || done_ == graph_.size()) return;
-        cur = force_first_ready();
-        continue;
-      }
-      TaskId choice = pass;
-      timed([&] { choice = scheduler_.choose(view(), cur); });
-      ++decisions_;
-      if (choice == pass) {
-        ++passes_;
-        ++cur;
-        continue;
-      }
-      start_task(choice, cur);
-    }
-  }
-
-  std::size_t force_first_ready() {
-    for (std::size_t p = 0; p < processors_; ++p) {
-      if (running_[p] != no_task) continue;
-      const TaskId t = first_ready_for(p);
-      if (t == pass) continue;
-      ++forced_;
-      start_task(t, p);
-      return p;
-    }
-    detail::throw_error("execute: no idle worker of " + problem_.platform.describe() +
-                        " can run a ready task (scheduler " + scheduler_.name() + ")");
-  }
-
-  void start_task(TaskId t, std::size_t p) {
-    const auto i = static_cast<std::size_t>(t);
-    if (t < 0 || i >= graph_.size() || state_[i] != TaskState::ready)
-      detail::throw_error("scheduler " + scheduler_.name() + " chose task " + std::to_string(t) + " for worker " +
-                          std::to_string(p) + " at time " + std::to_string(now_) + ", but that task is not ready");
-    if (!problem_.runs_on(t, p))
-      detail::throw_error("scheduler " + scheduler_.name() + " chose task " + std::to_string(t) + " (" +
-                          graph_.kernel_name(t) + ") for a " + std::string(to_string(problem_.platform.kind(p))) +
-                          ", which has no implementation of it");
-    state_[i] = TaskState::running;
-    ready_.erase(std::find(ready_.begin(), ready_.end(), t));
-    const double transfer = problem_.input_transfer(t, p, placed_on_);
-    placed_on_[i] = static_cast<int>(p);
-    running_[p] = t;
-    expected_end_[p] = now_ + transfer + problem_.expected_on(t, p);
-    assigned_[p] = t;
-    placed_at_[p] = Clock::now();
-    wake_[p].notify_one();
-  }
-
-  /// Task t ended on worker p: the simulator's advance() for one completion.
-  void complete(TaskId t, std::size_t p) {
-    now_ = elapsed_units(Clock::now());
-    running_[p] = no_task;
-    expected_end_[p] = now_;
-    state_[static_cast<std::size_t>(t)] = TaskState::done;
-    ++done_;
-    newly_ready_.clear();
-    for (TaskId s : graph_.successors(t))
-      if (--waiting_for_[static_cast<std::size_t>(s)] == 0) newly_ready_.push_back(s);
-    timed([&] { scheduler_.on_finish(view(), t, p); });
-    for (std::size_t q = 0; q < processors_; ++q)
-      if (running_[q] == no_task) expected_end_[q] = now_;
-    std::sort(newly_ready_.begin(), newly_ready_.end());
-    make_ready(newly_ready_);
-  }
-
-  void make_ready(const std::vector<TaskId>& tasks) {
-    if (tasks.empty()) return;
-    for (TaskId t : tasks) {
-      state_[static_cast<std::size_t>(t)] = TaskState::ready;
-      ready_.push_back(t);
-    }
-    timed([&] { scheduler_.on_ready(view(), tasks); });
+    timed([&] {
+      state_.decide(elapsed_units(Clock::now()), [&](TaskId t, std::size_t p, double) {
+        assigned_[p] = t;
+        placed_at_[p] = Clock::now();
+        wake_[p].notify_one();
+      });
+    });
   }
 
   TiledFactorization& f_;
@@ -281,22 +192,14 @@ class Execution {
   std::mutex mutex_;
   bool stop_ = false;
   std::exception_ptr error_;
-  double now_ = 0;
-  std::size_t done_ = 0;
-  std::vector<TaskId> ready_, newly_ready_;
-  std::vector<TaskId> running_;   ///< per processor: the task the scheduler sees running there
+  detail::DecisionState state_;   ///< what runs where, the ready list, the scheduler's questions
   std::vector<TaskId> assigned_;  ///< per processor: placed, not yet taken by its worker
   std::vector<Clock::time_point> placed_at_;
-  std::vector<double> expected_end_;
-  std::vector<TaskState> state_;
-  std::vector<std::uint32_t> waiting_for_;
-  std::vector<int> placed_on_;
   std::vector<std::condition_variable> wake_;  ///< per worker
   std::condition_variable finished_;           ///< the caller waits for stop_
 
   std::vector<ScheduledTask> schedule_;
   double makespan_ = 0;
-  std::size_t decisions_ = 0, passes_ = 0, forced_ = 0;
   Clock::duration scheduler_time_{}, wake_time_{}, runtime_{};
 };
 
@@ -304,9 +207,9 @@ class Execution {
 
 ExecutionResult execute(TiledFactorization& f, const Platform& platform, Scheduler& scheduler,
                         const DurationTable& expected, const ExecutorOptions& options) {
-  if (platform.size() == 0) detail::throw_error("execute: the platform has no processor");
+  if (platform.size() == 0) autosched::detail::throw_error("execute: the platform has no processor");
   if (const int gpus = platform.count(ResourceKind::gpu); gpus > 0)
-    detail::throw_error("execute: platform " + platform.describe() + " has " + std::to_string(gpus) +
+    autosched::detail::throw_error("execute: platform " + platform.describe() + " has " + std::to_string(gpus) +
                         " GPU processor(s); this executor has CPU workers only (no CUDA workers in this build): "
                         "use a platform such as '" + std::to_string(platform.count(ResourceKind::cpu) + gpus) + "cpu'");
   return Execution(f, platform, scheduler, expected, options).run();

@@ -45,8 +45,9 @@ struct ExecutionResult {
   double tolerance = 0;  ///< TiledFactorization::tolerance()
   bool verified = false; ///< options.verify and residual < tolerance
 
-  /// Scheduling overhead, measured. scheduler_ms: time inside the
-  /// scheduler's calls (start, on_ready, choose, on_finish). wake_ms: for
+  /// Scheduling overhead, measured. scheduler_ms: time spent deciding: the
+  /// scheduler's calls (start, on_ready, choose, on_finish) and the
+  /// bookkeeping of the ready list around them. wake_ms: for
   /// each task, from the decision that placed it to its kernel's start
   /// (waking the worker, handing over the lock), summed. runtime_ms: time
   /// the executor's lock was held (the scheduler calls included).

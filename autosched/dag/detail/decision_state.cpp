@@ -1,0 +1,97 @@
+#include <autosched/dag/detail/decision_state.hpp>
+
+#include <autosched/core/error.hpp>
+
+#include <algorithm>
+
+namespace autosched::dag::detail {
+
+DecisionState::DecisionState(const Problem& problem, Scheduler& scheduler, bool readys_pass_rules)
+    : problem_(problem),
+      scheduler_(scheduler),
+      readys_pass_rules_(readys_pass_rules),
+      running_(problem.processors(), no_task),
+      expected_end_(problem.processors(), 0),
+      state_(problem.tasks(), TaskState::waiting),
+      waiting_for_(problem.tasks()),
+      placed_on_(problem.tasks(), -1) {}
+
+void DecisionState::begin(std::uint64_t seed, double now) {
+  now_ = now;
+  scheduler_.start(problem_, seed);
+  const TaskGraph& g = *problem_.graph;
+  newly_ready_.clear();
+  for (std::size_t t = 0; t < g.size(); ++t) {
+    waiting_for_[t] = static_cast<std::uint32_t>(g.predecessors(static_cast<TaskId>(t)).size());
+    if (waiting_for_[t] == 0) newly_ready_.push_back(static_cast<TaskId>(t));
+  }
+  announce_ready();
+}
+
+TaskId DecisionState::first_ready_for(std::size_t p) const {
+  for (TaskId t : ready_) {
+    if (problem_.runs_on(t, p)) return t;
+  }
+  return pass;
+}
+
+std::pair<TaskId, std::size_t> DecisionState::no_stall_choice() const {
+  for (std::size_t p = 0; p < running_.size(); ++p) {
+    if (running_[p] != no_task) continue;
+    const TaskId t = first_ready_for(p);
+    if (t != pass) return {t, p};
+  }
+  if (ready_.empty())
+    autosched::detail::throw_error("nothing runs, nothing is ready, and " + std::to_string(state_.size() - done_) +
+                " tasks are left (scheduler " + scheduler_.name() + ")");
+  autosched::detail::throw_error("no idle processor of " + problem_.platform.describe() + " can run a ready task (scheduler " +
+              scheduler_.name() + ")");
+}
+
+double DecisionState::start(TaskId t, std::size_t p) {
+  const TaskGraph& g = *problem_.graph;
+  const auto i = static_cast<std::size_t>(t);
+  if (t < 0 || i >= g.size() || state_[i] != TaskState::ready)
+    autosched::detail::throw_error("scheduler " + scheduler_.name() + " chose task " + std::to_string(t) + " for processor " +
+                std::to_string(p) + " at time " + std::to_string(now_) + ", but that task is not ready");
+  if (!problem_.runs_on(t, p))
+    autosched::detail::throw_error("scheduler " + scheduler_.name() + " chose task " + std::to_string(t) + " (" + g.kernel_name(t) +
+                ") for a " + std::string(to_string(problem_.platform.kind(p))) + ", which has no implementation of it");
+  state_[i] = TaskState::running;
+  ready_.erase(std::find(ready_.begin(), ready_.end(), t));
+  const double transfer = problem_.input_transfer(t, p, placed_on_);
+  placed_on_[i] = static_cast<int>(p);
+  running_[p] = t;
+  ++running_count_;
+  expected_end_[p] = now_ + transfer + problem_.expected_on(t, p);
+  return transfer;
+}
+
+void DecisionState::complete(TaskId t, std::size_t p, double now) {
+  now_ = now;
+  running_[p] = no_task;
+  --running_count_;
+  expected_end_[p] = now_;
+  state_[static_cast<std::size_t>(t)] = TaskState::done;
+  ++done_;
+  for (TaskId s : problem_.graph->successors(t)) {
+    if (--waiting_for_[static_cast<std::size_t>(s)] == 0) newly_ready_.push_back(s);
+  }
+  scheduler_.on_finish(view(), t, p);
+}
+
+void DecisionState::announce_ready() {
+  for (std::size_t p = 0; p < running_.size(); ++p) {
+    if (running_[p] == no_task) expected_end_[p] = now_;
+  }
+  if (newly_ready_.empty()) return;
+  std::sort(newly_ready_.begin(), newly_ready_.end());
+  for (TaskId t : newly_ready_) {
+    state_[static_cast<std::size_t>(t)] = TaskState::ready;
+    ready_.push_back(t);
+  }
+  scheduler_.on_ready(view(), newly_ready_);
+  newly_ready_.clear();
+}
+
+}  // namespace autosched::dag::detail
