@@ -98,6 +98,7 @@ void Heft::start(const Problem& pb, std::uint64_t) {
       if (--unplanned_preds[static_cast<std::size_t>(s)] == 0) plannable.push(s);
     }
   }
+  package_makespan_ = planned_makespan_;
   // Tasks the package leaves out still have to run: after everything else.
   for (TaskId t : isolated) place(t);
 }

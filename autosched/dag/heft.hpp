@@ -30,12 +30,16 @@ class Heft final : public Scheduler {
   const std::vector<std::vector<Slot>>& plan() const noexcept { return plan_; }
   /// The plan's own makespan (= the simulated one when durations are exact).
   double planned_makespan() const noexcept { return planned_makespan_; }
+  /// The makespan of the tasks READYS's HEFT package schedules (it leaves
+  /// isolated tasks out): its reference number. Equal to planned_makespan()
+  /// unless the graph has isolated tasks and the rules are `readys`.
+  double package_makespan() const noexcept { return package_makespan_; }
 
  private:
   HeftRules rules_;
   std::vector<std::vector<Slot>> plan_;
   std::vector<std::size_t> next_;  ///< per processor: the index of its next task in plan_
-  double planned_makespan_ = 0;
+  double planned_makespan_ = 0, package_makespan_ = 0;
 };
 
 }  // namespace autosched::dag

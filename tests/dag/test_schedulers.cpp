@@ -53,8 +53,9 @@ TEST(ReadysHeft, ReproducesTheReferenceMakespans) {
                {"qr", readys, "2cpu+2gpu", {22, 49, 102, 185}},
                {"qr", readys, "4cpu", {62, 194, 448, 864}},
                // The package never schedules READYS-QR's isolated last GEQRT;
-               // we must run it, which costs 4gpu two units from T = 6 on.
-               {"qr", readys, "4gpu", {21}},
+               // we must run it, which costs 4gpu two units from T = 6 on
+               // (the package's own number: next test).
+               {"qr", readys, "4gpu", {21, 37, 72, 127}},
                {"cholesky", correct, "2cpu+2gpu", {85, 166, 284, 458, 702}},
                {"cholesky", correct, "4cpu", {439, 1075, 2269, 4288, 7219}},
                {"cholesky", correct, "4gpu", {74, 116, 164, 259, 391}},
@@ -67,6 +68,18 @@ TEST(ReadysHeft, ReproducesTheReferenceMakespans) {
     const Problem pb(two, platform(plat), duration_table("readys"));
     auto s = make_scheduler("readys-heft");
     EXPECT_EQ(simulate(pb, *s).makespan, expected) << plat;
+  }
+}
+
+TEST(ReadysHeft, ThePackagesPlanWithoutTheIsolatedTaskIsTheReferenceNumber) {
+  const std::vector<double> reference = {21, 35, 70, 125};  // READYS-QR on 4gpu, T = 4..10
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    const TaskGraph g = qr(4 + 2 * static_cast<int>(i), readys);
+    const Problem pb(g, platform("4gpu"), duration_table("readys"));
+    Heft h(HeftRules::readys);
+    h.start(pb, 1);
+    EXPECT_EQ(h.package_makespan(), reference[i]) << "T=" << 4 + 2 * i;
+    EXPECT_GE(h.planned_makespan(), h.package_makespan());
   }
 }
 
