@@ -70,6 +70,17 @@ const std::vector<Component>& components() {
       c.push_back({"LAPACKE/BLAS", S::not_built, "lapacke and openblas (or cblas) were not found by pkg-config",
                    "no DAG executor; task graphs are simulated only"});
     }
+    if (AUTOSCHED_WITH_CUDA) {
+      c.push_back({"CUDA", S::found,
+                   std::string(AUTOSCHED_CUDA_DETAIL) +
+                       ": GPU workers of the DAG executor, run where a GPU is present (see GPU below)",
+                   ""});
+    } else {
+      c.push_back({"CUDA", S::not_built,
+                   AUTOSCHED_WITH_LAPACK ? "the CUDA toolkit (cuBLAS, cuSOLVER) was not found when autosched was configured"
+                                         : "needs the DAG executor (LAPACKE/BLAS) and the CUDA toolkit",
+                   "the DAG executor has CPU workers only"});
+    }
     if (AUTOSCHED_WITH_STARPU) {
       c.push_back({"StarPU", S::found,
                    std::string("StarPU ") + AUTOSCHED_STARPU_VERSION +

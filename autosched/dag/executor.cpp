@@ -1,6 +1,9 @@
 #include <autosched/dag/executor.hpp>
 
 #include <autosched/dag/detail/decision_state.hpp>
+#if AUTOSCHED_DAG_CUDA
+#include <autosched/dag/gpu_tile_runner.hpp>
+#endif
 
 #include <autosched/core/error.hpp>
 
@@ -8,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -125,6 +129,20 @@ class Execution {
   }
 
   void worker(std::size_t p) {
+#if AUTOSCHED_DAG_CUDA
+    // A GPU processor's worker drives its own device (GPUs are listed
+    // first, so processor p is the p-th GPU), from this thread only.
+    std::unique_ptr<GpuTileRunner> gpu;
+    if (problem_.platform.kind(p) == ResourceKind::gpu) {
+      try {
+        gpu = std::make_unique<GpuTileRunner>(static_cast<int>(p) % GpuTileRunner::devices(), f_.tile_size());
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        stop_all(std::current_exception());
+        return;
+      }
+    }
+#endif
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_[p].wait(lock, [&] { return stop_ || assigned_[p] != no_task; });
@@ -137,7 +155,15 @@ class Execution {
       const auto begin = Clock::now();
       std::exception_ptr error;
       try {
+#if AUTOSCHED_DAG_CUDA
+        if (gpu) {
+          gpu->run(f_, t);
+        } else {
+          f_.run(t);
+        }
+#else
         f_.run(t);
+#endif
       } catch (...) {
         error = std::current_exception();
       }
@@ -205,13 +231,39 @@ class Execution {
 
 }  // namespace
 
+int gpu_workers() noexcept {
+#if AUTOSCHED_DAG_CUDA
+  return GpuTileRunner::devices();
+#else
+  return 0;
+#endif
+}
+
 ExecutionResult execute(TiledFactorization& f, const Platform& platform, Scheduler& scheduler,
                         const DurationTable& expected, const ExecutorOptions& options) {
   if (platform.size() == 0) autosched::detail::throw_error("execute: the platform has no processor");
-  if (const int gpus = platform.count(ResourceKind::gpu); gpus > 0)
+  if (const int gpus = platform.count(ResourceKind::gpu); gpus > 0) {
+    const std::string instead =
+        ": use a platform such as '" + std::to_string(platform.count(ResourceKind::cpu) + gpus) + "cpu'";
+#if AUTOSCHED_DAG_CUDA
+    if (GpuTileRunner::devices() == 0)
+      autosched::detail::throw_error("execute: platform " + platform.describe() + " has " + std::to_string(gpus) +
+                                     " GPU processor(s), but the CUDA runtime sees no GPU here" + instead);
+    // A GPU duration for a kernel without a GPU implementation would let
+    // a scheduler send it there.
+    for (const std::string& k : f.graph().kernel_names()) {
+      const auto it = expected.kernels.find(k);
+      if (it != expected.kernels.end() && it->second[static_cast<std::size_t>(ResourceKind::gpu)] != not_available &&
+          !GpuTileRunner::supports(k))
+        autosched::detail::throw_error("execute: duration table '" + expected.name + "' gives kernel " + k +
+                                       " a GPU duration, but it has no GPU implementation (write '-')");
+    }
+#else
     autosched::detail::throw_error("execute: platform " + platform.describe() + " has " + std::to_string(gpus) +
-                        " GPU processor(s); this executor has CPU workers only (no CUDA workers in this build): "
-                        "use a platform such as '" + std::to_string(platform.count(ResourceKind::cpu) + gpus) + "cpu'");
+                                   " GPU processor(s); this build has CPU workers only (the CUDA toolkit was not "
+                                   "found when it was configured)" + instead);
+#endif
+  }
   return Execution(f, platform, scheduler, expected, options).run();
 }
 

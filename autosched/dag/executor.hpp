@@ -61,10 +61,16 @@ struct ExecutionResult {
 /// s, us or ns; calibrate() gives ms). Starts from f's current matrix (call
 /// f.reset() between runs). The first exception of a kernel or of the
 /// scheduler is rethrown here after every worker stopped; the remaining
-/// tasks are then not run. Throws when the platform has GPUs, when
-/// `expected` lacks a kernel, or when the scheduler picks a task that is
-/// not ready.
+/// tasks are then not run. A GPU processor's worker runs its tasks on a
+/// GPU (gpu_tile_runner.hpp; Cholesky and LU kernels, QR's stay on CPUs).
+/// Throws when the platform has GPUs and gpu_workers() is 0, when
+/// `expected` lacks a kernel or gives a GPU duration to a kernel without a
+/// GPU implementation, or when the scheduler picks a task that is not ready.
 ExecutionResult execute(TiledFactorization& f, const Platform& platform, Scheduler& scheduler,
                         const DurationTable& expected, const ExecutorOptions& options = {});
+
+/// How many GPUs GPU workers can use here: 0 without the CUDA toolkit at
+/// build time (cmake/AutoschedCuda.cmake) or without a GPU at run time.
+int gpu_workers() noexcept;
 
 }  // namespace autosched::dag

@@ -1,5 +1,9 @@
 #include <autosched/dag/tiled_factorization.hpp>
 
+#if AUTOSCHED_DAG_CUDA
+#include <autosched/dag/gpu_tile_runner.hpp>
+#endif
+
 #include <autosched/core/error.hpp>
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/tile_kernels.hpp>
@@ -247,6 +251,36 @@ DurationTable calibrate(std::string_view family, int tile_size, int repeats) {
     const double median = s.size() % 2 == 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
     table.kernels[g.kernel_names()[k]] = {median, not_available};
   }
+#if AUTOSCHED_DAG_CUDA
+  // With a GPU here: the same measurement on the first GPU, transfers
+  // included (the executor copies a task's tiles in and out), for the
+  // kernels that have a GPU implementation.
+  if (GpuTileRunner::devices() > 0) {
+    GpuTileRunner gpu(0, tile_size);
+    std::vector<std::vector<double>> on_gpu(g.kernel_names().size());
+    for (int run = 0; run <= repeats; ++run) {
+      f.reset();
+      for (TaskId t : g.topological_order()) {
+        const auto start = clock::now();
+        if (GpuTileRunner::supports(g.kernel_name(t))) {
+          gpu.run(f, t);
+        } else {
+          f.run(t);
+        }
+        const std::chrono::duration<double, std::milli> took = clock::now() - start;
+        if (run > 0 && GpuTileRunner::supports(g.kernel_name(t))) on_gpu[g.task(t).kernel].push_back(took.count());
+      }
+    }
+    for (std::size_t k = 0; k < on_gpu.size(); ++k) {
+      auto& s = on_gpu[k];
+      if (s.empty()) continue;
+      std::sort(s.begin(), s.end());
+      const std::size_t m = s.size() / 2;
+      table.kernels[g.kernel_names()[k]][static_cast<std::size_t>(ResourceKind::gpu)] =
+          s.size() % 2 == 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+    }
+  }
+#endif
   return table;
 }
 

@@ -313,6 +313,7 @@ struct RunOptions {
   int tiles = 8;
   int tile_size = 512;
   int workers = 2;
+  int gpus = 0;
   std::string durations = "calibrate";
   std::string schedulers = "mct-prio";
   int runs = 1;
@@ -332,15 +333,20 @@ void run_command(const RunOptions& o) {
   if (o.runs < 1 || o.runs > 1000) detail::throw_error(text::bad_value("--runs", std::to_string(o.runs), "an integer in [1, 1000]"));
   const std::vector<std::string> names = scheduler_list(o.schedulers, "--scheduler");
   TiledFactorization f(o.graph, o.tiles, o.tile_size, o.seed);
-  const Platform plat = platform(std::to_string(o.workers) + "cpu");
+  if (o.gpus < 0 || o.gpus > 64) detail::throw_error(text::bad_value("--gpus", std::to_string(o.gpus), "an integer in [0, 64]"));
+  const Platform plat = platform(std::to_string(o.workers) + "cpu" + (o.gpus > 0 ? "+" + std::to_string(o.gpus) + "gpu" : ""));
   std::fprintf(stderr, "calibrating the %s kernels at tile size %d...\n", o.graph.c_str(), o.tile_size);
   const DurationTable table = o.durations == "calibrate"
                                   ? calibrate(o.graph, o.tile_size)
                                   : for_option("--durations", o.durations, [&] { return duration_table(o.durations); });
   const Problem problem = for_option("--durations", o.durations, [&] { return Problem(f.graph(), plat, table); });
-  std::printf("%s, %d×%d tiles of %d² (n = %d), %d worker thread(s); durations %s (%s):", f.graph().name().c_str(),
-              o.tiles, o.tiles, o.tile_size, o.tiles * o.tile_size, o.workers, table.name.c_str(), table.unit.c_str());
-  for (const auto& [kernel, d] : table.kernels) std::printf(" %s %s", kernel.c_str(), number(d[0], 2).c_str());
+  std::printf("%s, %d×%d tiles of %d² (n = %d), workers %s; durations %s (%s):", f.graph().name().c_str(), o.tiles,
+              o.tiles, o.tile_size, o.tiles * o.tile_size, plat.describe().c_str(), table.name.c_str(),
+              table.unit.c_str());
+  for (const auto& [kernel, d] : table.kernels) {
+    std::printf(" %s %s", kernel.c_str(), number(d[0], 2).c_str());
+    if (d[1] != not_available) std::printf("/%s", number(d[1], 2).c_str());
+  }
   std::printf("\nlower bound %s %s on those durations\n\n", number(lower_bound(problem).value()).c_str(),
               table.unit.c_str());
   std::printf("  %-12s %12s %9s %10s %9s %14s\n", "scheduler", "makespan ms", "GFlop/s", "residual", "verified",
@@ -388,7 +394,7 @@ void run_command(const RunOptions& o) {
   if (!o.gantt.empty()) {
     for (const Episode& e : episodes) {
       const std::string title = e.scheduler + ": " + f.graph().name() + " n=" + std::to_string(o.tiles * o.tile_size) +
-                                " on " + std::to_string(o.workers) + " worker(s), measured makespan " +
+                                " on " + plat.describe() + ", measured makespan " +
                                 number(e.result.makespan) + " ms";
       draw_gantt(per_scheduler_path(o.gantt, e.scheduler, episodes.size() > 1), in_ms, e, title);
     }
@@ -761,7 +767,8 @@ void add_dag_command(CLI::App& app) {
   run->add_option("--graph", ro->graph, "cholesky, lu or qr")->capture_default_str();
   run->add_option("--tiles", ro->tiles, "Tiles per matrix side T")->capture_default_str();
   run->add_option("--tile-size", ro->tile_size, "Rows (= columns) of a tile")->capture_default_str();
-  run->add_option("--workers", ro->workers, "Worker threads (CPU processors)")->capture_default_str();
+  run->add_option("--workers", ro->workers, "CPU worker threads")->capture_default_str();
+  run->add_option("--gpus", ro->gpus, "GPU workers (builds with CUDA, where a GPU is present)")->capture_default_str();
   run->add_option("--durations", ro->durations, "calibrate (measure the kernels here first) or a duration table file")
       ->capture_default_str();
   run->add_option("--scheduler,--schedulers", ro->schedulers, "Schedulers separated by ',', or all")
