@@ -5,7 +5,8 @@
 # first step; a tunable region (three sorts, the best per input size) run twice
 # the same way: the first run explores and trains a decision tree, the second
 # starts from the stored model; an unmodified OpenMP program under the drop-in
-# (`autosched run --report`); last, the demo campaign: two apps under the 24 Oracle arms, the
+# (`autosched run --report`); a task graph simulated and run for real
+# (`autosched dag`); last, the demo campaign: two apps under the 24 Oracle arms, the
 # OpenMP references, ExhaustiveSel, Q-Learn and auto, with its table and
 # pictures (build/demo). Run after scripts/setup.sh.
 set -euo pipefail
@@ -30,5 +31,13 @@ AUTOSCHED_DB="$store/autosched.db" "$bin/autosched" run --report -- "$bin/autosc
   --width 256 --height 128
 printf '\nWhat the store holds:\n'
 "$bin/autosched" db --db "$store/autosched.db" list
+printf '\nA task graph: tiled Cholesky T=8 on a simulated 2cpu+2gpu platform, noise sigma=0.3 (READYS units):\n'
+"$bin/autosched" dag simulate --graph cholesky --tiles 8 --platform 2cpu+2gpu --sigma 0.3 \
+  --scheduler heft,mct,mct-prio,heteroprio
+if "$bin/autosched" info | grep -qE '^  LAPACKE/BLAS +found'; then
+  printf '\nThe same factorisation for real (n = 1024, 2 worker threads, calibrated kernels, verified):\n'
+  "$bin/autosched" dag run --graph cholesky --tiles 8 --tile-size 128 --workers 2 --scheduler mct-prio,heteroprio \
+    --runs 3
+fi
 echo
 "$bin/autosched" demo --out build/demo
