@@ -23,7 +23,7 @@ set(autosched_installed_headers
   regions/regions.hpp regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
   regions/model_spec.hpp
   dag/dag.hpp dag/durations.hpp dag/factorizations.hpp dag/heft.hpp dag/list_schedulers.hpp dag/platform.hpp
-  dag/problem.hpp dag/ranks.hpp dag/scheduler.hpp dag/simulator.hpp dag/task_graph.hpp
+  dag/graph_file.hpp dag/problem.hpp dag/ranks.hpp dag/scheduler.hpp dag/simulator.hpp dag/task_graph.hpp
   # What those include.
   core/error.hpp core/index_range.hpp core/source_location.hpp
   loops/detail/loop_call.hpp drive/chunk_body.hpp
