@@ -27,3 +27,38 @@ AUTOSCHED_DB=off "$build/bin/autosched" dag bench \
   --sigmas 0,0.1,0.3,0.5 --samples "${SAMPLES:-100}" --schedulers all --durations readys --seed 1 \
   --jobs 2 --out "$out"
 echo "tables.sh: $(($(date +%s) - start)) s" >&2
+# The same means without the spreads, compact enough for docs/RESULTS.md
+# (one table per graph × platform; rows T × σ; the best mean of a row in bold).
+awk -F, '
+  NR == 1 { next }
+  {
+    key = $1 "|" $3; row = $2 "|" $4
+    if (!(key in seen_key)) { seen_key[key] = 1; keys[++nk] = key }
+    if (!((key, row) in seen_row)) { seen_row[key, row] = 1; rows[key, ++nr[key]] = row }
+    if (!($5 in seen_s)) { seen_s[$5] = 1; scheds[++ns] = $5 }
+    mean[key, row, $5] = $7; lb[key, row] = $11
+  }
+  END {
+    print "# Simulated makespans: means over the noise samples (makespans.md has the spreads)\n"
+    for (k = 1; k <= nk; k++) {
+      split(keys[k], kp, "|")
+      printf "\n**%s on %s**\n\n| T | σ |", kp[1], kp[2]
+      for (s = 1; s <= ns; s++) printf " %s |", scheds[s]
+      printf " LB |\n|--:|--:|"
+      for (s = 1; s <= ns; s++) printf "--:|"
+      printf "--:|\n"
+      for (r = 1; r <= nr[keys[k]]; r++) {
+        row = rows[keys[k], r]; split(row, rp, "|")
+        best = ""
+        for (s = 1; s <= ns; s++) { v = mean[keys[k], row, scheds[s]] + 0; if (best == "" || v < best) best = v }
+        printf "| %s | %s |", rp[1], rp[2]
+        for (s = 1; s <= ns; s++) {
+          v = mean[keys[k], row, scheds[s]] + 0
+          cell = sprintf("%.0f", v)
+          if (v <= best * (1 + 1e-12)) cell = "**" cell "**"
+          printf " %s |", cell
+        }
+        printf " %.0f |\n", lb[keys[k], row]
+      }
+    }
+  }' "$out/makespans.csv" > "$out/makespans-means.md"
