@@ -6,6 +6,9 @@
 // (the event simulator of autosched/dag/simulator.hpp), never measured.
 #include "commands.hpp"
 
+#include <campaign/gnuplot.hpp>
+#include <campaign/runs_table.hpp>
+
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/dag/factorizations.hpp>
@@ -37,6 +40,10 @@
 namespace autosched::cli {
 
 namespace {
+
+using campaign::csv_field;
+using campaign::have_gnuplot;
+using campaign::shell_quoted;
 
 namespace fs = std::filesystem;
 using namespace autosched::dag;
@@ -133,13 +140,6 @@ std::string exact(double v) {
   return buffer;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string processor_label(const Platform& platform, std::size_t p) {
   return std::string(to_string(platform.kind(p))) + " " + std::to_string(p);
 }
@@ -162,14 +162,6 @@ struct Episode {
   std::string scheduler;
   SimulationResult result;
 };
-
-bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
-
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string gnuplot_quoted(const std::string& s) {  // inside '…' a quote is doubled
   std::string out = "'";

@@ -1,5 +1,6 @@
 #include "report_writer.hpp"
 
+#include "gnuplot.hpp"
 #include "oracle_metrics.hpp"
 #include "runs_table.hpp"
 
@@ -287,14 +288,6 @@ std::string selection_script(const fs::path& dir, const Metadata& meta, const Lo
   return base + ".gp";
 }
 
-bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
-
-std::string shell_quoted(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::vector<std::string> failures(const fs::path& path) {
   std::vector<std::string> out;
   std::ifstream in(path);
@@ -449,7 +442,7 @@ ReportOutcome write_report(const ReportOptions& options) {
       out.notes.push_back("gnuplot not found: the .gp scripts are written, no PNGs (apt-get install gnuplot-nox)");
     } else {
       for (const auto& script : scripts) {
-        const std::string cmd = "cd " + shell_quoted(dir) + " && gnuplot " + shell_quoted(script) + " 2>>gnuplot.log";
+        const std::string cmd = "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(script) + " 2>>gnuplot.log";
         const fs::path png = dir / (script.substr(0, script.size() - 3) + ".png");
         if (std::system(cmd.c_str()) == 0 && fs::exists(png)) {
           out.pictures.push_back(png.string());

@@ -69,7 +69,7 @@ std::vector<std::string> split_csv(const std::string& line) {
 }
 
 std::string csv_field(const std::string& value) {
-  if (value.find_first_of(",\"") == std::string::npos) return value;
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
   std::string out = "\"";
   for (char c : value) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
