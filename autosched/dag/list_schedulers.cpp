@@ -104,12 +104,14 @@ void Heteroprio::start(const Problem& pb, std::uint64_t) {
   }
 }
 
+bool Heteroprio::higher_priority(TaskId a, TaskId b) const {
+  const double pa = priority_[static_cast<std::size_t>(a)], pb = priority_[static_cast<std::size_t>(b)];
+  return pa != pb ? pa > pb : a < b;
+}
+
 bool Heteroprio::gpu_first(TaskId a, TaskId b) const {
   const double aa = acceleration_[static_cast<std::size_t>(a)], ab = acceleration_[static_cast<std::size_t>(b)];
-  if (aa != ab) return aa > ab;
-  const double pa = priority_[static_cast<std::size_t>(a)], pb = priority_[static_cast<std::size_t>(b)];
-  if (pa != pb) return pa > pb;
-  return a < b;
+  return aa != ab ? aa > ab : higher_priority(a, b);
 }
 
 TaskId Heteroprio::choose(const SchedulingView& view, std::size_t p) {
@@ -122,10 +124,8 @@ TaskId Heteroprio::choose(const SchedulingView& view, std::size_t p) {
   if (by_gpu_order_.empty()) return pass;
   // One kind of processor: acceleration says nothing; bottom level decides.
   if (pb.platform.homogeneous()) {
-    return *std::min_element(by_gpu_order_.begin(), by_gpu_order_.end(), [&](TaskId a, TaskId b) {
-      const double pa = priority_[static_cast<std::size_t>(a)], pb2 = priority_[static_cast<std::size_t>(b)];
-      return pa != pb2 ? pa > pb2 : a < b;
-    });
+    return *std::min_element(by_gpu_order_.begin(), by_gpu_order_.end(),
+                             [&](TaskId a, TaskId b) { return higher_priority(a, b); });
   }
   if (on_gpu) {
     return *std::min_element(by_gpu_order_.begin(), by_gpu_order_.end(),
@@ -136,8 +136,7 @@ TaskId Heteroprio::choose(const SchedulingView& view, std::size_t p) {
   // (and, among equals, the higher bottom level first).
   auto cpu_first = [&](TaskId a, TaskId b) {
     const double aa = acceleration_[static_cast<std::size_t>(a)], ab = acceleration_[static_cast<std::size_t>(b)];
-    if (aa != ab) return aa < ab;
-    return gpu_first(a, b);
+    return aa != ab ? aa < ab : higher_priority(a, b);
   };
   // When the earliest GPU is free, and the GPU work ahead of each task.
   double gpu_free = std::numeric_limits<double>::infinity();

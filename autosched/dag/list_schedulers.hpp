@@ -54,7 +54,8 @@ class Heteroprio final : public Scheduler {
   TaskId choose(const SchedulingView& view, std::size_t p) override;
 
  private:
-  bool gpu_first(TaskId a, TaskId b) const;  ///< the GPUs' order: most accelerated, then bottom level, then id
+  bool higher_priority(TaskId a, TaskId b) const;  ///< higher bottom level, then lower id
+  bool gpu_first(TaskId a, TaskId b) const;        ///< the GPUs' order: most accelerated, then higher_priority
   std::vector<double> priority_, acceleration_;
   std::vector<TaskId> by_gpu_order_;
 };
