@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace autosched::dag {
 
@@ -186,7 +187,42 @@ std::vector<std::string> scheduler_names() {
   return {"heft", "readys-heft", "heft-min", "mct", "mct-prio", "heteroprio", "eager", "random"};
 }
 
+namespace {
+struct Family {
+  std::string prefix;
+  SchedulerFactory factory;
+};
+std::mutex families_mutex;
+std::vector<Family>& families() {
+  static std::vector<Family> registered;
+  return registered;
+}
+}  // namespace
+
+void register_scheduler_family(std::string_view prefix, SchedulerFactory factory) {
+  std::lock_guard lock(families_mutex);
+  for (auto& f : families()) {
+    if (f.prefix == prefix) {
+      f.factory = factory;
+      return;
+    }
+  }
+  families().push_back({std::string(prefix), factory});
+}
+
 std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
+  {
+    const auto colon = name.find(':');
+    const std::string_view prefix = name.substr(0, colon);
+    SchedulerFactory factory = nullptr;
+    {
+      std::lock_guard lock(families_mutex);
+      for (const auto& f : families()) {
+        if (f.prefix == prefix) factory = f.factory;
+      }
+    }
+    if (factory) return factory(colon == std::string_view::npos ? std::string_view{} : name.substr(colon + 1));
+  }
   if (name == "heft") return std::make_unique<Heft>(HeftRules::standard);
   if (name == "readys-heft") return std::make_unique<Heft>(HeftRules::readys);
   if (name == "heft-min") return std::make_unique<Heft>(HeftRules::fastest);
@@ -196,6 +232,9 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
   if (name == "eager") return std::make_unique<Eager>();
   if (name == "smallest-id") return std::make_unique<SmallestId>();
   if (name == "random") return std::make_unique<RandomChoice>();
+  if (name.substr(0, name.find(':')) == "readys")
+    detail::throw_error("scheduler '" + std::string(name) +
+                        "': the learned policy needs libtorch, and this build has none (see autosched info)");
   std::string accepted;
   for (const auto& n : scheduler_names()) accepted += (accepted.empty() ? "" : ", ") + n;
   detail::throw_error("scheduler '" + std::string(name) + "': expected one of " + accepted + ", smallest-id");

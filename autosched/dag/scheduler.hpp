@@ -59,4 +59,11 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name);
 /// The names make_scheduler() accepts, in the order tables list them.
 std::vector<std::string> scheduler_names();
 
+/// Schedulers built in another library (the learned policy needs libtorch)
+/// join make_scheduler() under a prefix: "readys:<model file>" calls the
+/// factory registered for "readys" with "<model file>" (and a bare
+/// "readys" with ""). Registering a prefix again replaces its factory.
+using SchedulerFactory = std::unique_ptr<Scheduler> (*)(std::string_view argument);
+void register_scheduler_family(std::string_view prefix, SchedulerFactory factory);
+
 }  // namespace autosched::dag
