@@ -184,7 +184,33 @@ TaskId RandomChoice::choose(const SchedulingView& view, std::size_t p) {
 }
 
 std::vector<std::string> scheduler_names() {
-  return {"heft", "readys-heft", "heft-min", "mct", "mct-prio", "heteroprio", "eager", "random"};
+  return {"heft", "readys-heft", "heft-min", "mct", "mct-prio", "heteroprio", "heft-online", "eager", "random"};
+}
+
+HeftOnline::HeftOnline(double slack) : slack_(slack) {
+  if (!(slack >= 1)) detail::throw_error("heft-online: slack " + std::to_string(slack) + " must be >= 1");
+}
+
+void HeftOnline::start(const Problem& problem, std::uint64_t) { rank_ = upward_ranks(problem, RankCost::fastest_kind); }
+
+TaskId HeftOnline::choose(const SchedulingView& view, std::size_t p) {
+  const Problem& pb = *view.problem;
+  order_.assign(view.ready.begin(), view.ready.end());
+  std::sort(order_.begin(), order_.end(), [&](TaskId a, TaskId b) {
+    const double ra = rank_[static_cast<std::size_t>(a)], rb = rank_[static_cast<std::size_t>(b)];
+    return ra != rb ? ra > rb : a < b;
+  });
+  for (TaskId t : order_) {
+    if (!pb.runs_on(t, p)) continue;
+    const double here = pb.expected_on(t, p);
+    double elsewhere = std::numeric_limits<double>::infinity();
+    for (std::size_t q = 0; q < pb.processors(); ++q) {
+      if (q == p || !pb.runs_on(t, q)) continue;
+      elsewhere = std::min(elsewhere, std::max(view.now, view.expected_end[q]) + pb.expected_on(t, q) - view.now);
+    }
+    if (here <= slack_ * elsewhere) return t;
+  }
+  return pass;
 }
 
 namespace {
@@ -229,6 +255,7 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
   if (name == "mct") return std::make_unique<Mct>(false);
   if (name == "mct-prio") return std::make_unique<Mct>(true);
   if (name == "heteroprio") return std::make_unique<Heteroprio>();
+  if (name == "heft-online") return std::make_unique<HeftOnline>();
   if (name == "eager") return std::make_unique<Eager>();
   if (name == "smallest-id") return std::make_unique<SmallestId>();
   if (name == "random") return std::make_unique<RandomChoice>();

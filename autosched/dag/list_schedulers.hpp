@@ -60,6 +60,31 @@ class Heteroprio final : public Scheduler {
   std::vector<TaskId> by_gpu_order_;
 };
 
+/// `heft-online`: HEFT's choice made at run time instead of in a plan
+/// (READYS study §5.4: in the idle-processor decision model HEFT answers
+/// "the top-ranked ready task whose earliest finish is here, else pass").
+/// An idle processor takes the ready task of highest bottom level (on the
+/// fastest kinds, as heft-min ranks) among those it would finish within
+/// `slack` times the time another processor would need: from now, by
+/// expected durations, counting how long the other is still busy. Else it
+/// passes. The slack keeps a CPU from taking a task a busy GPU would finish
+/// only slightly sooner, which a strict earliest-finish test does at every
+/// instant and loses the long run for (docs/dag-policy.md: slack 1 costs
+/// 6% at T = 8, and any slack in [1.75, 3] gives the same schedules). It
+/// decides from the view alone, so it is also the learned policy's teacher.
+class HeftOnline final : public Scheduler {
+ public:
+  explicit HeftOnline(double slack = 2.0);
+  std::string name() const override { return "heft-online"; }
+  void start(const Problem& problem, std::uint64_t seed) override;
+  TaskId choose(const SchedulingView& view, std::size_t p) override;
+
+ private:
+  double slack_;
+  std::vector<double> rank_;
+  std::vector<TaskId> order_;
+};
+
 /// Eager: the first ready task, for whichever processor asks (StarPU's
 /// `eager`; READYS's "first of the ready list" never-pass policy).
 class Eager final : public Scheduler {

@@ -50,4 +50,19 @@ SimulationResult simulate(const Problem& problem, Scheduler& scheduler, const Si
 SimulationResult simulate(const Problem& problem, Scheduler& scheduler, const std::vector<KindDurations>& actual,
                           const SimulationOptions& options = {});
 
+/// A run caught mid-way, to go on from (what-if studies: a lookahead tries
+/// each answer to a decision and finishes the run with another scheduler).
+struct RunSnapshot {
+  double now = 0;
+  std::vector<TaskState> state;  ///< per task
+  std::vector<TaskId> running;   ///< per processor: its task, or no_task
+  std::vector<double> end;       ///< per processor: when its running task ends
+  std::vector<int> placed_on;    ///< per task: the processor it ran or runs on, -1 if none
+};
+/// Goes on from `from` with `scheduler` (started afresh) and `actual`
+/// durations for the tasks still to start; the makespan counts from time 0.
+/// No schedule is kept.
+SimulationResult simulate_from(const Problem& problem, Scheduler& scheduler, const RunSnapshot& from,
+                               const std::vector<KindDurations>& actual, const SimulationOptions& options = {});
+
 }  // namespace autosched::dag

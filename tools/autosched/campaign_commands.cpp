@@ -125,6 +125,8 @@ void set_command_line(int argc, char** argv) {
   g_argv = argv;
 }
 
+std::string recorded_command_line() { return command_line(g_argc, g_argv); }
+
 void add_campaign_commands(CLI::App& app) {
   auto bench = std::make_shared<BenchOptions>();
   auto* b = app.add_subcommand("bench", "Run an Oracle campaign: every app under every arm, reference and method");

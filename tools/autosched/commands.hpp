@@ -20,5 +20,9 @@ int set_aside_run_program(int argc, char** argv);
 std::string dropin_library();
 /// The command line, for the metadata campaigns write.
 void set_command_line(int argc, char** argv);
+/// That command line as one shell-quoted string.
+std::string recorded_command_line();
+/// `autosched dag train` (built with libtorch): called by add_dag_command.
+void add_dag_train_command(CLI::App& dag);
 
 }  // namespace autosched::cli

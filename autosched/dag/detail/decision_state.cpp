@@ -28,6 +28,37 @@ void DecisionState::begin(std::uint64_t seed, double now) {
   announce_ready();
 }
 
+void DecisionState::resume(std::uint64_t seed, double now, std::span<const TaskState> state,
+                           std::span<const TaskId> running, std::span<const double> expected_end,
+                           std::span<const int> placed_on) {
+  const TaskGraph& g = *problem_.graph;
+  if (state.size() != g.size() || running.size() != running_.size() || expected_end.size() != running_.size() ||
+      placed_on.size() != g.size())
+    autosched::detail::throw_error("resume: the snapshot does not match the problem's tasks and processors");
+  now_ = now;
+  scheduler_.start(problem_, seed);
+  std::copy(state.begin(), state.end(), state_.begin());
+  std::copy(running.begin(), running.end(), running_.begin());
+  std::copy(expected_end.begin(), expected_end.end(), expected_end_.begin());
+  std::copy(placed_on.begin(), placed_on.end(), placed_on_.begin());
+  ready_.clear();
+  newly_ready_.clear();
+  done_ = 0;
+  running_count_ = 0;
+  for (TaskId r : running_) running_count_ += r != no_task;
+  for (std::size_t t = 0; t < g.size(); ++t) {
+    std::uint32_t waiting = 0;
+    for (TaskId p : g.predecessors(static_cast<TaskId>(t))) waiting += state_[static_cast<std::size_t>(p)] != TaskState::done;
+    waiting_for_[t] = waiting;
+    if (state_[t] == TaskState::done) ++done_;
+    if (state_[t] == TaskState::ready) {
+      state_[t] = TaskState::waiting;  // announce_ready() makes it ready again, in order
+      newly_ready_.push_back(static_cast<TaskId>(t));
+    }
+  }
+  announce_ready();
+}
+
 TaskId DecisionState::first_ready_for(std::size_t p) const {
   for (TaskId t : ready_) {
     if (problem_.runs_on(t, p)) return t;

@@ -8,6 +8,7 @@
 #include <autosched/dag/scheduler.hpp>
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,12 @@ class DecisionState {
   /// Starts the scheduler (seed as given) and makes the sources ready.
   void begin(std::uint64_t seed, double now);
 
+  /// Starts the scheduler (seed as given) on a run caught mid-way: tasks in
+  /// `state`, `running[p]` on each processor expected to end at
+  /// `expected_end[p]`, inputs placed as `placed_on` says. The ready tasks
+  /// (ascending) go to the scheduler's on_ready().
+  void resume(std::uint64_t seed, double now, std::span<const TaskState> state, std::span<const TaskId> running,
+              std::span<const double> expected_end, std::span<const int> placed_on);
   /// Offers the instant `now` to the idle processors, lowest index first:
   /// a pass moves on to the next one, a task starts (`launch(task, p,
   /// transfer)` is called once the state has it running; `transfer` is the

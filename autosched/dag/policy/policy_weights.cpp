@@ -82,22 +82,29 @@ void PolicyWeights::check() const {
 
 namespace {
 
-// y = W x (+ b): W is rows × cols, row-major. The inner loop is a plain dot
-// product the compiler vectorises.
-inline void affine(const float* w, const float* b, const float* x, int rows, int cols, float* y) {
-  for (int r = 0; r < rows; ++r) {
-    const float* wr = w + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
-    float acc = b ? b[r] : 0.0f;
-    for (int c = 0; c < cols; ++c) acc += wr[c] * x[c];
-    y[r] = acc;
+// y = W x (+ b), with W given transposed (cols × rows, row-major): the
+// loop runs over inputs and adds a scaled weight row to y, which the
+// compiler vectorises without reordering any sum (a dot product would not
+// vectorise without -ffast-math). Zero inputs (after ReLU, most) are skipped.
+inline void affine(const float* wt, const float* b, const float* x, int rows, int cols, float* y) {
+  if (b) {
+    std::copy(b, b + rows, y);
+  } else {
+    std::fill(y, y + rows, 0.0f);
+  }
+  for (int c = 0; c < cols; ++c) {
+    const float xc = x[c];
+    if (xc == 0.0f) continue;
+    const float* wr = wt + static_cast<std::size_t>(c) * static_cast<std::size_t>(rows);
+    for (int r = 0; r < rows; ++r) y[r] += wr[r] * xc;
   }
 }
-inline void accumulate(const float* w, const float* x, int rows, int cols, float* y) {
-  for (int r = 0; r < rows; ++r) {
-    const float* wr = w + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
-    float acc = 0.0f;
-    for (int c = 0; c < cols; ++c) acc += wr[c] * x[c];
-    y[r] += acc;
+inline void accumulate(const float* wt, const float* x, int rows, int cols, float* y) {
+  for (int c = 0; c < cols; ++c) {
+    const float xc = x[c];
+    if (xc == 0.0f) continue;
+    const float* wr = wt + static_cast<std::size_t>(c) * static_cast<std::size_t>(rows);
+    for (int r = 0; r < rows; ++r) y[r] += wr[r] * xc;
   }
 }
 inline void relu(float* x, int n) {
@@ -106,7 +113,24 @@ inline void relu(float* x, int n) {
 
 }  // namespace
 
-PolicyEvaluator::PolicyEvaluator(const PolicyWeights& weights) : w_(weights) { w_.check(); }
+PolicyEvaluator::PolicyEvaluator(const PolicyWeights& weights) : w_(weights) {
+  w_.check();
+  // Every matrix transposed once (see affine()); biases as they are.
+  const auto layout = parameter_layout(w_.shape);
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const auto& spec = layout[i];
+    if (spec.cols == 1) {
+      transposed_.push_back(w_.values[i]);
+      continue;
+    }
+    std::vector<float> t(spec.size());
+    for (int r = 0; r < spec.rows; ++r)
+      for (int c = 0; c < spec.cols; ++c)
+        t[static_cast<std::size_t>(c) * static_cast<std::size_t>(spec.rows) + static_cast<std::size_t>(r)] =
+            w_.values[i][static_cast<std::size_t>(r) * static_cast<std::size_t>(spec.cols) + static_cast<std::size_t>(c)];
+    transposed_.push_back(std::move(t));
+  }
+}
 
 const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
   const int f = w_.shape.features, h = w_.shape.hidden;
@@ -120,8 +144,8 @@ const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
   hidden_.resize(hs);
   pooled_.resize(2 * hs);
   std::size_t k = 0;
-  const float* w_in = w_.values[k++].data();
-  const float* b_in = w_.values[k++].data();
+  const float* w_in = transposed_[k++].data();
+  const float* b_in = transposed_[k++].data();
   for (std::size_t i = 0; i < n; ++i) {
     affine(w_in, b_in, obs.row(i), h, f, &h_[i * hs]);
     relu(&h_[i * hs], h);
@@ -134,10 +158,10 @@ const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
     ++pred_count_[static_cast<std::size_t>(obs.edge_to[e])];
   }
   for (int l = 0; l < w_.shape.layers; ++l) {
-    const float* w_self = w_.values[k++].data();
-    const float* b_self = w_.values[k++].data();
-    const float* w_succ = w_.values[k++].data();
-    const float* w_pred = w_.values[k++].data();
+    const float* w_self = transposed_[k++].data();
+    const float* b_self = transposed_[k++].data();
+    const float* w_succ = transposed_[k++].data();
+    const float* w_pred = transposed_[k++].data();
     std::fill(succ_mean_.begin(), succ_mean_.end(), 0.0f);
     std::fill(pred_mean_.begin(), pred_mean_.end(), 0.0f);
     for (std::size_t e = 0; e < obs.edge_from.size(); ++e) {
@@ -159,10 +183,10 @@ const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
     }
     h_.swap(next_);
   }
-  const float* a1 = w_.values[k++].data();
-  const float* a1b = w_.values[k++].data();
-  const float* a2 = w_.values[k++].data();
-  const float* a2b = w_.values[k++].data();
+  const float* a1 = transposed_[k++].data();
+  const float* a1b = transposed_[k++].data();
+  const float* a2 = transposed_[k++].data();
+  const float* a2b = transposed_[k++].data();
   out_.logits.resize(obs.candidates.size() + 1);
   for (std::size_t j = 0; j < obs.candidates.size(); ++j) {
     affine(a1, a1b, &h_[static_cast<std::size_t>(obs.candidates[j]) * hs], h, h, hidden_.data());
@@ -183,10 +207,10 @@ const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
     for (std::size_t i = 0; i < hs; ++i) second[i] += h_[v * hs + i];
   }
   for (std::size_t i = 0; i < hs; ++i) second[i] /= static_cast<float>(n);
-  const float* p1 = w_.values[k++].data();
-  const float* p1b = w_.values[k++].data();
-  const float* p2 = w_.values[k++].data();
-  const float* p2b = w_.values[k++].data();
+  const float* p1 = transposed_[k++].data();
+  const float* p1b = transposed_[k++].data();
+  const float* p2 = transposed_[k++].data();
+  const float* p2b = transposed_[k++].data();
   affine(p1, p1b, pooled_.data(), h, 2 * h, hidden_.data());
   relu(hidden_.data(), h);
   affine(p2, p2b, hidden_.data(), 1, h, &out_.logits.back());
@@ -196,10 +220,10 @@ const PolicyOutput& PolicyEvaluator::evaluate(const Observation& obs) {
   for (std::size_t v = 0; v < n; ++v) {
     for (std::size_t i = 0; i < hs; ++i) second[i] = std::max(second[i], h_[v * hs + i]);
   }
-  const float* c1 = w_.values[k++].data();
-  const float* c1b = w_.values[k++].data();
-  const float* c2 = w_.values[k++].data();
-  const float* c2b = w_.values[k++].data();
+  const float* c1 = transposed_[k++].data();
+  const float* c1b = transposed_[k++].data();
+  const float* c2 = transposed_[k++].data();
+  const float* c2b = transposed_[k++].data();
   affine(c1, c1b, pooled_.data(), h, 2 * h, hidden_.data());
   relu(hidden_.data(), h);
   affine(c2, c2b, hidden_.data(), 1, h, &out_.value);

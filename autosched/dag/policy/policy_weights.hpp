@@ -63,6 +63,7 @@ class PolicyEvaluator {
 
  private:
   const PolicyWeights& w_;
+  std::vector<std::vector<float>> transposed_;  ///< the weights as the forward pass reads them
   PolicyOutput out_;
   std::vector<float> h_, next_, succ_mean_, pred_mean_, pooled_, hidden_;
   std::vector<std::int32_t> succ_count_, pred_count_;
