@@ -255,7 +255,10 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   fs::create_directories(ckpt);
 
   TorchPolicy net(o.shape);
-  torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(o.imitation_learning_rate));
+  auto make_optimizer = [&] {
+    return std::make_unique<torch::optim::Adam>(net->parameters(), torch::optim::AdamOptions(o.imitation_learning_rate));
+  };
+  auto optimizer = make_optimizer();
   CheckpointState state;
   TrainingResult result;
   PolicyWeights best = net->to_weights();
@@ -268,7 +271,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   if (o.resume && read_state(ckpt, state)) {
     try {
       torch::load(net, (ckpt / "module.pt").string());
-      torch::load(optimizer, (ckpt / "optimizer.pt").string());
+      torch::load(*optimizer, (ckpt / "optimizer.pt").string());
       best = load_model((ckpt / "best.model").string()).weights;
       if (!(best.shape == o.shape)) autosched::detail::throw_error("the checkpoint's network has another shape");
       result.resumed = true;
@@ -277,7 +280,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
                    e.what());
       state = {};
       net = TorchPolicy(o.shape);
-      optimizer = torch::optim::Adam(net->parameters(), torch::optim::AdamOptions(o.imitation_learning_rate));
+      optimizer = make_optimizer();
     }
   }
   const auto val_specs = validation_specs(o);
@@ -287,7 +290,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   };
   auto save_checkpoint = [&] {
     torch::save(net, (ckpt / "module.pt").string());
-    torch::save(optimizer, (ckpt / "optimizer.pt").string());
+    torch::save(*optimizer, (ckpt / "optimizer.pt").string());
     ModelInfo info;
     info.family = o.family;
     info.platforms = o.platforms;
@@ -361,10 +364,10 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
           const auto picked = out.log_probs.gather(1, cols.unsqueeze(1)).squeeze(1);
           const auto value_loss = torch::mse_loss(out.value, torch::tensor(value_targets));
           const auto loss = -picked.mean() + o.value_coefficient * value_loss;
-          optimizer.zero_grad();  // READYS's release never does this
+          optimizer->zero_grad();  // READYS's release never does this
           loss.backward();
           torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
-          optimizer.step();
+          optimizer->step();
           loss_sum += loss.item<double>();
           hits += (out.log_probs.argmax(1) == cols).sum().item<double>();
           ++batches;
@@ -384,7 +387,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
     state.phase = "imitation-done";
     state.iteration = 0;
     // PPO starts from its own, smaller learning rate.
-    for (auto& group : optimizer.param_groups())
+    for (auto& group : optimizer->param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options()).lr(o.learning_rate);
     save_checkpoint();
     TrainingProgress p;
@@ -466,15 +469,17 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
         const auto ratio = torch::exp(logp - torch::tensor(mb_old));
         const auto adv = torch::tensor(mb_adv);
         const auto surrogate = torch::min(ratio * adv, torch::clamp(ratio, 1 - o.clip, 1 + o.clip) * adv);
-        const auto probs = torch::exp(out.log_probs);
-        const auto entropy =
-            -torch::where(torch::isfinite(out.log_probs), probs * out.log_probs, torch::zeros_like(probs)).sum(1).mean();
+        // Padding columns hold -inf: zero them first, so that no 0 × -inf
+        // reaches the gradient.
+        const auto finite_log_probs =
+            torch::where(torch::isfinite(out.log_probs), out.log_probs, torch::zeros_like(out.log_probs));
+        const auto entropy = -(torch::exp(finite_log_probs) * finite_log_probs).sum(1).mean();
         const auto value_loss = torch::mse_loss(out.value, torch::tensor(mb_ret));
         const auto loss = -surrogate.mean() + o.value_coefficient * value_loss - o.entropy * entropy;
-        optimizer.zero_grad();
+        optimizer->zero_grad();
         loss.backward();
         torch::nn::utils::clip_grad_norm_(net->parameters(), o.max_grad_norm);
-        optimizer.step();
+        optimizer->step();
         loss_sum += loss.item<double>();
         ++batches;
       }

@@ -18,11 +18,17 @@ void ReadysScheduler::start(const Problem& problem, std::uint64_t seed) {
 
 TaskId ReadysScheduler::choose(const SchedulingView& view, std::size_t p) {
   if (!builder_) autosched::detail::throw_error("readys: choose() before start()");
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
   builder_->build(view, p, obs_);
-  if (obs_.candidates.empty()) return pass;  // nothing here can run on p
-  const auto t0 = std::chrono::steady_clock::now();
+  if (obs_.candidates.empty()) {  // nothing here can run on p
+    decision_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+    ++decisions_timed_;
+    return pass;
+  }
+  const auto t1 = Clock::now();
   const PolicyOutput& out = evaluator_.evaluate(obs_);
-  evaluation_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  evaluation_seconds_ += std::chrono::duration<double>(Clock::now() - t1).count();
   ++evaluations_;
   const auto& logits = out.logits;
   const std::size_t n = logits.size();
@@ -41,6 +47,8 @@ TaskId ReadysScheduler::choose(const SchedulingView& view, std::size_t p) {
       }
     }
   }
+  decision_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+  ++decisions_timed_;
   std::int32_t label = -1;
   if (options_.teacher) {
     const TaskId wanted = options_.teacher->choose(view, p);

@@ -47,6 +47,10 @@ class ReadysScheduler final : public Scheduler {
   /// Decisions that ran the network, and their total time (inference cost).
   std::size_t evaluations() const noexcept { return evaluations_; }
   double evaluation_seconds() const noexcept { return evaluation_seconds_; }
+  /// Every decision's whole cost: observation, network and choice (logging
+  /// and the teacher excluded).
+  std::size_t decisions_timed() const noexcept { return decisions_timed_; }
+  double decision_seconds() const noexcept { return decision_seconds_; }
 
  private:
   std::shared_ptr<const PolicyWeights> weights_;
@@ -55,8 +59,8 @@ class ReadysScheduler final : public Scheduler {
   std::unique_ptr<ObservationBuilder> builder_;
   Observation obs_;
   std::mt19937_64 rng_;
-  std::size_t evaluations_ = 0;
-  double evaluation_seconds_ = 0;
+  std::size_t evaluations_ = 0, decisions_timed_ = 0;
+  double evaluation_seconds_ = 0, decision_seconds_ = 0;
 };
 
 }  // namespace autosched::dag::policy
