@@ -90,6 +90,15 @@ const std::vector<Component>& components() {
       c.push_back({"StarPU", S::not_built, "pkg-config starpu-1.3 was not found when autosched was configured",
                    "task graphs run on autosched's own executor only; no StarPU comparison"});
     }
+    if (AUTOSCHED_WITH_TORCH) {
+      c.push_back({"libtorch", S::found,
+                   std::string("libtorch ") + AUTOSCHED_TORCH_VERSION +
+                       ": learned DAG policy (autosched dag train, readys:<model>), autosched::dag_learn",
+                   ""});
+    } else {
+      c.push_back({"libtorch", S::not_built, AUTOSCHED_TORCH_DETAIL,
+                   "no learned DAG policy: readys:<model> is refused; the list schedulers (mct-prio, heft, ...) remain"});
+    }
     const bool gpu = std::filesystem::exists("/dev/nvidia0") || std::filesystem::exists("/dev/dri/renderD128");
     c.push_back({"GPU", gpu ? S::found : S::unavailable, gpu ? "device node present" : "no GPU device node",
                  gpu ? "" : "CPU only"});

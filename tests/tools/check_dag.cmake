@@ -98,4 +98,18 @@ else()
   run(1 ${CLI} dag run --tiles 3)
   expect("${err}" "no executor")
 endif()
+
+# The learned policy: readys:<model> loads the libtorch module on first use;
+# a refused model is one line on stderr and the run goes on under mct-prio.
+# Without libtorch in this build, readys is an error saying so.
+if(DAG_LEARN)
+  run(0 ${CLI} dag simulate --tiles 3 --scheduler readys:${dir}/missing.pt,mct-prio)
+  expect("${err}" "autosched: readys model '[^']*missing.pt' refused: the model file is missing; falling back to mct-prio\n")
+  expect("${out}" "\n  readys:[^ ]*missing.pt +[0-9.]+ ")
+  run(1 ${CLI} dag simulate --tiles 3 --scheduler readys)
+  expect("${err}" "readys needs a model: readys:<file>")
+else()
+  run(1 ${CLI} dag simulate --tiles 3 --scheduler readys:${dir}/missing.pt)
+  expect("${err}" "the learned policy needs libtorch")
+endif()
 file(REMOVE_RECURSE ${dir})

@@ -18,6 +18,13 @@ void add_dag_command(CLI::App& app);
 int set_aside_run_program(int argc, char** argv);
 /// Path of libautosched-omp.so for `autosched run`, or empty when not found.
 std::string dropin_library();
+/// readys:<model> in the dag commands, when the learned policy is built:
+/// registers the "readys" scheduler family, which loads
+/// libautosched-dag-learn.so (autosched::dag_learn and libtorch) on first
+/// use, so that other commands do not pay for loading libtorch.
+void register_learned_plugin();
+/// Path of libautosched-dag-learn.so, or empty when not built or not found.
+std::string learned_plugin_library();
 /// The command line, for the metadata campaigns write.
 void set_command_line(int argc, char** argv);
 /// That command line as one shell-quoted string.

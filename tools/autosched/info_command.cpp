@@ -70,6 +70,12 @@ void print_info() {
   const std::string dropin = dropin_library();
   row("OpenMP drop-in", dropin.empty() ? std::string("libautosched-omp.so not found (set AUTOSCHED_OMP_LIBRARY)")
                                        : dropin + " (autosched run -- ./app)");
+#if AUTOSCHED_CLI_TORCH
+  const std::string learned = learned_plugin_library();
+  row("learned policy", learned.empty()
+                            ? std::string("libautosched-dag-learn.so not found: readys:<model> falls back to mct-prio")
+                            : learned + " (loaded by the first readys:<model>)");
+#endif
 
   std::printf("optional components\n");
   for (const Component& c : components()) {

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   autosched::cli::add_run_command(app);
   autosched::cli::add_dag_command(app);
   autosched::cli::set_command_line(argc, argv);
+  autosched::cli::register_learned_plugin();  // readys:<model> in the dag commands, when built
   try {
     app.parse(autosched::cli::set_aside_run_program(argc, argv), argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,85 @@
+// readys:<model> in the tool without linking libtorch: libtorch's static
+// initialisers take the better part of a second per process, which every
+// command would pay. The "readys" family registered here loads
+// libautosched-dag-learn.so (autosched/dag/learned/plugin.cpp) on its first
+// use and asks it for the scheduler; the module stays loaded.
+#include "commands.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/dag/scheduler.hpp>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace autosched::cli {
+
+namespace fs = std::filesystem;
+
+std::string learned_plugin_library() {
+#if AUTOSCHED_CLI_TORCH
+  // Installed: <prefix>/<libdir>/autosched/ beside the tool's bin/; else the build tree's.
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path().parent_path() / AUTOSCHED_INSTALL_LIBDIR_NAME / "autosched" /
+                         "libautosched-dag-learn.so");
+  }
+  candidates.emplace_back(AUTOSCHED_INSTALLED_DAG_LEARN_PLUGIN);
+  candidates.emplace_back(AUTOSCHED_BUILD_DAG_LEARN_PLUGIN);
+  for (const fs::path& p : candidates) {
+    if (fs::is_regular_file(p, ec)) return fs::absolute(p).string();
+  }
+#endif
+  return {};
+}
+
+#if AUTOSCHED_CLI_TORCH
+namespace {
+
+using MakeScheduler = dag::Scheduler* (*)(const char* argument);
+
+std::unique_ptr<dag::Scheduler> readys_from_plugin(std::string_view argument) {
+  if (argument.empty()) detail::throw_error("readys needs a model: readys:<file>");
+  static std::once_flag once;
+  static MakeScheduler make = nullptr;
+  static std::string problem;
+  std::call_once(once, [] {
+    const std::string path = learned_plugin_library();
+    if (path.empty()) {
+      problem = "libautosched-dag-learn.so was not found beside the tool";
+      return;
+    }
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: its schedulers live in it
+    if (module == nullptr) {
+      const char* why = dlerror();
+      problem = "cannot load " + path + ": " + (why ? why : "unknown error");
+      return;
+    }
+    make = reinterpret_cast<MakeScheduler>(dlsym(module, "autosched_dag_learn_make_scheduler"));
+    if (make == nullptr) problem = path + " has no autosched_dag_learn_make_scheduler";
+  });
+  if (make != nullptr) return std::unique_ptr<dag::Scheduler>(make(std::string(argument).c_str()));
+  static std::once_flag said;
+  std::call_once(said, [&] {
+    std::fprintf(stderr, "autosched: readys model '%.*s' refused: %s; falling back to mct-prio\n",
+                 static_cast<int>(argument.size()), argument.data(), problem.c_str());
+  });
+  return dag::make_scheduler("mct-prio");
+}
+
+}  // namespace
+#endif
+
+void register_learned_plugin() {
+#if AUTOSCHED_CLI_TORCH
+  dag::register_scheduler_family("readys", &readys_from_plugin);
+#endif
+}
+
+}  // namespace autosched::cli
