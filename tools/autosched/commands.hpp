@@ -25,6 +25,9 @@ std::string dropin_library();
 void register_learned_plugin();
 /// Path of libautosched-dag-learn.so, or empty when not built or not found.
 std::string learned_plugin_library();
+/// A symbol of libautosched-dag-learn.so (loaded on the first call), or
+/// null with the reason in `problem`.
+void* learned_plugin_symbol(const char* name, std::string* problem);
 /// The command line, for the metadata campaigns write.
 void set_command_line(int argc, char** argv);
 /// That command line as one shell-quoted string.

@@ -4,7 +4,7 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/dag/learned/trainer.hpp>
+#include <autosched/dag/learned/trainer.hpp>  // torch-free: options and results only
 
 #include <unistd.h>
 
@@ -101,7 +101,17 @@ void train_command(TrainCommand& c) {
   parse_tiles(c.tiles, o);
   o.command_line = recorded_command_line();
   TrainProgress progress(!c.no_progress);
-  const auto r = dag::learned::train(o, [&](const dag::learned::TrainingProgress& p) { progress(p); });
+  // Training runs inside libautosched-dag-learn.so (libtorch is loaded only
+  // by the commands that need it; learned_plugin.cpp).
+  using Train = int (*)(const dag::learned::TrainingOptions*, void (*)(const dag::learned::TrainingProgress*, void*),
+                        void*, dag::learned::TrainingResult*, char*, std::size_t);
+  std::string problem;
+  const auto train = reinterpret_cast<Train>(learned_plugin_symbol("autosched_dag_learn_train", &problem));
+  if (train == nullptr) detail::throw_error("dag train: " + problem);
+  dag::learned::TrainingResult r;
+  char error[2048] = {};
+  auto forward = [](const dag::learned::TrainingProgress* p, void* data) { (*static_cast<TrainProgress*>(data))(*p); };
+  if (train(&o, forward, &progress, &r, error, sizeof error) != 0) detail::throw_error(error);
   std::printf("model: %s (sidecar %s.json)%s\n", o.output.c_str(), o.output.c_str(), r.resumed ? ", resumed" : "");
   std::printf("validation score (mean makespan / better of heft and mct, lower is better):\n");
   std::printf("  teacher %-10s %.4f\n", o.teacher.c_str(), r.teacher_validation);

@@ -39,6 +39,37 @@ std::string learned_plugin_library() {
   return {};
 }
 
+void* learned_plugin_symbol(const char* name, std::string* problem) {
+#if AUTOSCHED_CLI_TORCH
+  static std::once_flag once;
+  static void* module = nullptr;
+  static std::string path, failure;
+  std::call_once(once, [] {
+    path = learned_plugin_library();
+    if (path.empty()) {
+      failure = "libautosched-dag-learn.so was not found beside the tool";
+      return;
+    }
+    module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: its schedulers live in it
+    if (module == nullptr) {
+      const char* why = dlerror();
+      failure = "cannot load " + path + ": " + (why ? why : "unknown error");
+    }
+  });
+  if (module == nullptr) {
+    if (problem) *problem = failure;
+    return nullptr;
+  }
+  void* symbol = dlsym(module, name);
+  if (symbol == nullptr && problem) *problem = path + " has no " + name;
+  return symbol;
+#else
+  if (problem) *problem = "this build has no libtorch (see autosched info)";
+  static_cast<void>(name);
+  return nullptr;
+#endif
+}
+
 #if AUTOSCHED_CLI_TORCH
 namespace {
 
@@ -46,24 +77,8 @@ using MakeScheduler = dag::Scheduler* (*)(const char* argument);
 
 std::unique_ptr<dag::Scheduler> readys_from_plugin(std::string_view argument) {
   if (argument.empty()) detail::throw_error("readys needs a model: readys:<file>");
-  static std::once_flag once;
-  static MakeScheduler make = nullptr;
-  static std::string problem;
-  std::call_once(once, [] {
-    const std::string path = learned_plugin_library();
-    if (path.empty()) {
-      problem = "libautosched-dag-learn.so was not found beside the tool";
-      return;
-    }
-    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);  // never closed: its schedulers live in it
-    if (module == nullptr) {
-      const char* why = dlerror();
-      problem = "cannot load " + path + ": " + (why ? why : "unknown error");
-      return;
-    }
-    make = reinterpret_cast<MakeScheduler>(dlsym(module, "autosched_dag_learn_make_scheduler"));
-    if (make == nullptr) problem = path + " has no autosched_dag_learn_make_scheduler";
-  });
+  std::string problem;
+  const auto make = reinterpret_cast<MakeScheduler>(learned_plugin_symbol("autosched_dag_learn_make_scheduler", &problem));
   if (make != nullptr) return std::unique_ptr<dag::Scheduler>(make(std::string(argument).c_str()));
   static std::once_flag said;
   std::call_once(said, [&] {

@@ -270,7 +270,9 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   // Resume where a previous run stopped.
   if (o.resume && read_state(ckpt, state)) {
     try {
-      torch::load(net, (ckpt / "module.pt").string());
+      // The module through a model file: libtorch cannot read back a saved
+      // module whose submodules are named like Python keywords ("pass").
+      net->load_weights(load_model((ckpt / "current.model").string()).weights);
       torch::load(*optimizer, (ckpt / "optimizer.pt").string());
       best = load_model((ckpt / "best.model").string()).weights;
       if (!(best.shape == o.shape)) autosched::detail::throw_error("the checkpoint's network has another shape");
@@ -289,12 +291,12 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
                               o.threads));
   };
   auto save_checkpoint = [&] {
-    torch::save(net, (ckpt / "module.pt").string());
-    torch::save(*optimizer, (ckpt / "optimizer.pt").string());
     ModelInfo info;
     info.family = o.family;
     info.platforms = o.platforms;
     info.training_command = o.command_line;
+    save_model((ckpt / "current.model").string(), net->to_weights(), info);
+    torch::save(*optimizer, (ckpt / "optimizer.pt").string());
     save_model((ckpt / "best.model").string(), best, info);
     write_state(ckpt, state);
   };
@@ -437,10 +439,11 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
     running_ratio = ratio_sum / static_cast<double>(eps.size());
     // Advantage normalisation over the whole iteration.
     {
-      const double mean = std::accumulate(advantages.begin(), advantages.end(), 0.0) / std::max<std::size_t>(1, advantages.size());
+      const double count = static_cast<double>(std::max<std::size_t>(1, advantages.size()));
+      const double mean = std::accumulate(advantages.begin(), advantages.end(), 0.0) / count;
       double var = 0;
       for (float a : advantages) var += (a - mean) * (a - mean);
-      const double sd = std::sqrt(var / std::max<std::size_t>(1, advantages.size())) + 1e-8;
+      const double sd = std::sqrt(var / count) + 1e-8;
       for (float& a : advantages) a = static_cast<float>((a - mean) / sd);
     }
     std::vector<std::size_t> order(ds.size());
