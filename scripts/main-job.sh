@@ -32,8 +32,10 @@ AUTOSCHED_DB="$store/autosched.db" "$bin/autosched" run --report -- "$bin/autosc
 printf '\nWhat the store holds:\n'
 "$bin/autosched" db --db "$store/autosched.db" list
 printf '\nA task graph: tiled Cholesky T=8 on a simulated 2cpu+2gpu platform, noise sigma=0.3 (READYS units):\n'
-"$bin/autosched" dag simulate --graph cholesky --tiles 8 --platform 2cpu+2gpu --sigma 0.3 \
-  --scheduler heft,mct,mct-prio,heteroprio
+schedulers=heft,mct,mct-prio,heteroprio
+# The learned policy (the shipped Cholesky model) where libtorch is built.
+if "$bin/autosched" info | grep -qE '^  libtorch +found'; then schedulers+=,readys:cholesky; fi
+"$bin/autosched" dag simulate --graph cholesky --tiles 8 --platform 2cpu+2gpu --sigma 0.3 --scheduler "$schedulers"
 if "$bin/autosched" info | grep -qE '^  LAPACKE/BLAS +found'; then
   printf '\nThe same factorisation for real (n = 1024, 2 worker threads, calibrated kernels, verified):\n'
   "$bin/autosched" dag run --graph cholesky --tiles 8 --tile-size 128 --workers 2 --scheduler mct-prio,heteroprio \

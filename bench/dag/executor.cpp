@@ -10,6 +10,9 @@
 // (the median run's schedule).
 #include <autosched/core/error.hpp>
 #include <autosched/core/system_info.hpp>
+#if AUTOSCHED_BENCH_LEARNED
+#include <autosched/dag/learned/register.hpp>
+#endif
 #include <autosched/dag/executor.hpp>
 
 #include <algorithm>
@@ -134,6 +137,9 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
+#if AUTOSCHED_BENCH_LEARNED
+    autosched::dag::learned::register_learned_schedulers();  // readys:<model>
+#endif
     return run(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_dag_executor: %s\n", e.what());

@@ -12,6 +12,9 @@
 #   starpu-table.txt (the duration table used)
 #   TABLE=<file>               use that duration table instead of calibrating
 #   RUNS=<n>, N=<n>, TILE=<b>, WORKERS=<p>   change the defaults (5, 4096, 512, 2)
+#   POLICIES=<list>            other policies (starpu:<name>, <ours> as a StarPU
+#                              policy, exec:<ours> on our executor; ours include
+#                              readys:<model> when libtorch is built)
 #   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build directory
 set -euo pipefail
 [[ $# -eq 1 ]] || { echo "usage: $0 <out_dir>" >&2; exit 2; }
@@ -34,5 +37,5 @@ fi
 echo "# $(date -u +%FT%TZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start" | tee "$out/starpu.txt"
 STARPU_HOME=$starpu_home STARPU_SILENT=1 "$build/bin/bench_dag_starpu" \
   --n "${N:-4096}" --tile "${TILE:-512}" --workers "${WORKERS:-2}" --runs "${RUNS:-5}" \
-  --policies starpu:dm,starpu:dmdas,starpu:heteroprio,starpu:lws,starpu:eager,mct-prio,heft,exec:mct-prio,exec:heft,exec:eager \
+  --policies "${POLICIES:-starpu:dm,starpu:dmdas,starpu:heteroprio,starpu:lws,starpu:eager,mct-prio,heft,exec:mct-prio,exec:heft,exec:eager}" \
   "${table_args[@]}" --csv "$out/starpu.csv" | tee -a "$out/starpu.txt"

@@ -17,6 +17,9 @@
 //                    [--policies starpu:dm,starpu:dmdas,...,mct-prio,heft]
 //                    [--table file] [--save-table file] [--csv file]
 #include <autosched/core/system_info.hpp>
+#if AUTOSCHED_BENCH_LEARNED
+#include <autosched/dag/learned/register.hpp>
+#endif
 #include <autosched/dag/durations.hpp>
 #include <autosched/dag/executor.hpp>
 #include <autosched/dag/starpu/starpu_runner.hpp>
@@ -176,6 +179,9 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   try {
+#if AUTOSCHED_BENCH_LEARNED
+    autosched::dag::learned::register_learned_schedulers();  // readys:<model>
+#endif
     return run(parse(argc, argv));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_dag_starpu: %s\n", e.what());

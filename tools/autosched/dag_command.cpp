@@ -124,6 +124,17 @@ std::vector<std::string> scheduler_list(const std::string& value, std::string_vi
   return out;
 }
 
+/// What tables call a scheduler: its name, with a model file shortened to
+/// its stem ("readys:share/autosched/models/cholesky.model" -> "readys:cholesky").
+std::vector<std::string> column_labels(const std::vector<std::string>& names) {
+  std::vector<std::string> labels;
+  for (const auto& n : names) {
+    const auto colon = n.find(':');
+    labels.push_back(colon == std::string::npos ? n : n.substr(0, colon + 1) + fs::path(n.substr(colon + 1)).stem().string());
+  }
+  return labels;
+}
+
 Platform platform_value(const std::string& spec, std::string_view option, const std::string& whole) {
   return for_option(option, whole, [&] { return platform(spec); });
 }
@@ -722,8 +733,9 @@ void bench_command(const BenchOptions& o) {
     std::fprintf(stderr, "%sdag bench: %zu points × %zu schedulers × %d samples in %.1f s\n", tty ? "\r" : "",
                  points.size(), names.size(), o.samples, seconds);
   const fs::path dir(o.out);
-  write_bench_csv(dir / "makespans.csv", instances, points, names, o);
-  write_bench_markdown(dir / "makespans.md", instances, points, names, o, table, seconds);
+  const auto labels = column_labels(names);
+  write_bench_csv(dir / "makespans.csv", instances, points, labels, o);
+  write_bench_markdown(dir / "makespans.md", instances, points, labels, o, table, seconds);
   std::printf("wrote %s and %s\n", (dir / "makespans.csv").string().c_str(), (dir / "makespans.md").string().c_str());
 }
 

@@ -6,6 +6,7 @@
 #include <autosched/dag/policy/readys_scheduler.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <set>
 
@@ -34,8 +35,20 @@ std::unique_ptr<Scheduler> readys_family(std::string_view argument) {
 
 }  // namespace
 
-std::unique_ptr<Scheduler> make_readys(const std::string& path, std::string* refused_reason) {
-  if (path.empty()) autosched::detail::throw_error("readys needs a model: readys:<file>");
+std::string model_path(const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (name.empty() || fs::is_regular_file(name, ec) || name.find('/') != std::string::npos) return name;
+  for (const char* dir : {AUTOSCHED_SOURCE_MODELS, AUTOSCHED_INSTALLED_MODELS}) {
+    const fs::path candidate = fs::path(dir) / (name + ".model");
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  return name;
+}
+
+std::unique_ptr<Scheduler> make_readys(const std::string& name, std::string* refused_reason) {
+  if (name.empty()) autosched::detail::throw_error("readys needs a model: readys:<file>");
+  const std::string path = model_path(name);
   std::string why;
   auto model = try_load_model(path, &why);
   if (refused_reason) *refused_reason = model ? std::string() : why;

@@ -6,7 +6,8 @@
 // under mct-prio, the list scheduler READYS is compared with.
 //
 //   autosched::dag::learned::register_learned_schedulers();
-//   auto s = autosched::dag::make_scheduler("readys:models/cholesky.pt");
+//   auto s = autosched::dag::make_scheduler("readys:models/cholesky.model");
+//   auto t = autosched::dag::make_scheduler("readys:cholesky");  // a shipped model
 //
 // This header does not include libtorch's.
 #include <autosched/dag/scheduler.hpp>
@@ -23,6 +24,12 @@ namespace autosched::dag::learned {
 /// reason); a bare "readys" (no model) throws autosched::Error ("readys
 /// needs a model: readys:<file>").
 void register_learned_schedulers();
+
+/// Where "readys:<name>" finds a model: `name` itself when it is a file;
+/// else, for a bare name (no '/'), share/autosched/models/<name>.model in
+/// the source tree or under the install prefix. Returns `name` unchanged
+/// when none exists (loading then says what is missing).
+std::string model_path(const std::string& name);
 
 /// The same without printing: the learned policy on the model at `path`
 /// (`*refused_reason` cleared), or mct-prio with the reason the model was

@@ -4,11 +4,36 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <string>
 
 namespace autosched::dag::learned {
 
 namespace {
+
+// libtorch 1.13 warns once per process that scatter_reduce() is "in beta"
+// (it is what pools over each observation); every training and benchmark
+// would print it. This handler drops that one message and passes every
+// other warning on.
+class QuietScatterReduce final : public c10::WarningHandler {
+ public:
+  explicit QuietScatterReduce(c10::WarningHandler* next) : next_(next) {}
+  void process(const c10::SourceLocation& where, const std::string& message, const bool verbatim) override {
+    if (message.find("scatter_reduce() is in beta") != std::string::npos) return;
+    if (next_) next_->process(where, message, verbatim);
+  }
+
+ private:
+  c10::WarningHandler* next_;
+};
+
+void quiet_scatter_reduce_warning() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    static QuietScatterReduce handler(c10::Warning::get_warning_handler());
+    c10::Warning::set_warning_handler(&handler);
+  });
+}
 
 std::string shape_text(const policy::PolicyShape& s) {
   return "features " + std::to_string(s.features) + ", hidden " + std::to_string(s.hidden) + ", layers " +
@@ -146,6 +171,7 @@ HeadImpl::HeadImpl(int in, int hidden_size) {
 torch::Tensor HeadImpl::forward(const torch::Tensor& x) { return out(torch::relu(hidden(x))); }
 
 TorchPolicyImpl::TorchPolicyImpl(const policy::PolicyShape& shape) : shape_(shape) {
+  quiet_scatter_reduce_warning();
   if (shape.features != policy::feature_count || shape.hidden < 1 || shape.layers < 0 || shape.window < 0)
     autosched::detail::throw_error("TorchPolicy: bad shape (" + shape_text(shape) + "); this build has " +
                                    std::to_string(policy::feature_count) + " features");

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Trains the shipped models of the learned task-graph policy,
+# share/autosched/models/<name>.model (+ .model.json), one command per
+# model: cholesky, lu and qr for 2cpu+2gpu, and cholesky-platforms, one
+# model for 2cpu+2gpu, 4cpu, 4gpu and 3cpu+1gpu (its platform features tell
+# them apart; it gives up some of the specialised model's lead on
+# 2cpu+2gpu, docs/dag-policy.md). All in simulation (READYS's duration table, tiles 4..8, noise
+# σ ∈ {0, 0.1, 0.3, 0.5}). A few minutes per model on a 2-core VM; progress on
+# stderr. Training is deterministic for a seed and a thread count (here 2),
+# up to libtorch's floating-point order on another CPU.
+# Usage: bench/dag/train-models.sh [name ...]   (default: cholesky lu qr cholesky-platforms)
+#   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build
+#                              directory instead of the release preset's
+#   OUT=<dir>                  write the models there instead
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${AUTOSCHED_BUILD_DIR:-build/release}
+if [[ -z ${AUTOSCHED_BUILD_DIR:-} ]]; then
+  cmake --preset release >/dev/null
+fi
+cmake --build "$build" --target autosched_cli -j2 >/dev/null
+out=${OUT:-share/autosched/models}
+mkdir -p "$out"
+names=("$@")
+[[ ${#names[@]} -gt 0 ]] || names=(cholesky lu qr cholesky-platforms)
+for name in "${names[@]}"; do
+  case $name in
+    cholesky | lu | qr) graph=$name platforms=2cpu+2gpu ;;
+    cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu ;;
+    *) echo "train-models.sh: unknown model '$name' (cholesky, lu, qr, cholesky-platforms)" >&2; exit 2 ;;
+  esac
+  start=$(date +%s)
+  AUTOSCHED_DB=off "$build/bin/autosched" dag train --graph "$graph" --tiles 4..8 --platforms "$platforms" \
+    --sigmas 0,0.1,0.3,0.5 --seed 1 --threads 2 --output "$out/$name.model" --no-resume
+  rm -rf "$out/$name.model.checkpoint"
+  echo "train-models.sh: $name in $(($(date +%s) - start)) s" >&2
+done
