@@ -108,7 +108,23 @@ if(DAG_LEARN)
   expect("${out}" "\n  readys:[^ ]*missing.pt +[0-9.]+ ")
   run(1 ${CLI} dag simulate --tiles 3 --scheduler readys)
   expect("${err}" "readys needs a model: readys:<file>")
+  # dag train, the smoke version of bench/dag/train-models.sh: a few
+  # episodes, a model file and its sidecar, then the model schedules.
+  run(0 ${CLI} dag train --graph cholesky --tiles 3..4 --dagger-rounds 1 --imitation-episodes 2 --imitation-epochs 1
+      --iterations 2 --episodes 2 --validate-every 1 --validation-samples 1 --output ${dir}/tiny.model --no-progress)
+  expect("${out}" "model: [^
+]*tiny.model")
+  expect("${out}" "best \(kept\) +[0-9.]+ after 2 PPO iterations")
+  file(READ ${dir}/tiny.model.json sidecar)
+  expect("${sidecar}" "dag train --graph cholesky")
+  run(0 ${CLI} dag simulate --tiles 4 --scheduler readys:${dir}/tiny.model)
+  expect("${out}" "\n  readys:[^ ]*tiny.model +[0-9.]+ ")
+  run(1 ${CLI} dag train --tiles 8..4 --output ${dir}/bad.model)
+  expect("${err}" "tiles 8..4: need 2 <= min <= max")
+  run(0 ${CLI} dag simulate --tiles 4 --scheduler readys:cholesky)  # a shipped model, by name
 else()
+  run(1 ${CLI} dag train --output ${dir}/m.model)
+  expect("${err}" "this build has no libtorch")
   run(1 ${CLI} dag simulate --tiles 3 --scheduler readys:${dir}/missing.pt)
   expect("${err}" "the learned policy needs libtorch")
 endif()

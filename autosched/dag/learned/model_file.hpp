@@ -50,7 +50,7 @@ struct ModelInfo {
   /// load_model(): the file's (always this build's once accepted);
   /// save_model() writes policy::observation_version whatever this says.
   int observation_version = policy::observation_version;
-  std::int64_t steps = 0;                 ///< training steps (updates)
+  std::int64_t steps = 0;                 ///< training steps (PPO iterations)
   std::string validation_metric;          ///< what validation_score measures, e.g. "makespan / mct-prio, mean"
   std::optional<double> validation_score; ///< null in the sidecar when absent (or not finite)
 };

@@ -6,6 +6,7 @@
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/graph_file.hpp>
 #include <autosched/dag/policy/readys_scheduler.hpp>
+#include <autosched/dag/policy/episodes.hpp>
 #include <autosched/dag/policy/teachers.hpp>
 #include <autosched/dag/simulator.hpp>
 
@@ -36,133 +37,10 @@ namespace fs = std::filesystem;
 using policy::Decision;
 using policy::PolicyWeights;
 
-/// One episode to run: which graph, platform and noise, and the seed of its
-/// actual durations.
-struct EpisodeSpec {
-  int tiles = 4;
-  std::size_t platform = 0;
-  double sigma = 0;
-  std::uint64_t seed = 1;
-};
-
-/// A problem per (tiles, platform), built once; reference makespans per
-/// episode, computed once.
-class Environments {
- public:
-  Environments(const TrainingOptions& o) : options_(o), table_(duration_table(o.durations)) {
-    for (const auto& spec : o.platforms) platforms_.push_back(platform(spec));
-  }
-  const Problem& problem(int tiles, std::size_t p) {
-    std::lock_guard lock(mutex_);
-    auto& slot = problems_[{tiles, p}];
-    if (!slot.problem) {
-      // A factorisation family, or a graph file (whose size is its own).
-      const bool family = options_.family == "cholesky" || options_.family == "lu" || options_.family == "qr";
-      slot.graph = std::make_unique<TaskGraph>(family ? factorization(options_.family, tiles) : load_graph(options_.family));
-      slot.problem = std::make_unique<Problem>(*slot.graph, platforms_[p], table_);
-    }
-    return *slot.problem;
-  }
-  /// HEFT's and MCT's makespans on the episode's actual durations (HEFT
-  /// planned from expected durations: the static reference of the paper,
-  /// evaluated afresh for each episode).
-  std::pair<double, double> references(const EpisodeSpec& e) {
-    const auto key = std::make_tuple(e.tiles, e.platform, e.sigma, e.seed);
-    {
-      std::lock_guard lock(mutex_);
-      if (auto it = references_.find(key); it != references_.end()) return it->second;
-    }
-    const Problem& pb = problem(e.tiles, e.platform);
-    SimulationOptions so;
-    so.noise.sigma = e.sigma;
-    so.seed = e.seed;
-    so.keep_schedule = false;
-    auto heft = make_scheduler("heft");
-    auto mct = make_scheduler("mct");
-    const std::pair<double, double> r{simulate(pb, *heft, so).makespan, simulate(pb, *mct, so).makespan};
-    std::lock_guard lock(mutex_);
-    references_[key] = r;
-    return r;
-  }
-  std::size_t platform_count() const noexcept { return platforms_.size(); }
-
- private:
-  struct Slot {
-    std::unique_ptr<TaskGraph> graph;
-    std::unique_ptr<Problem> problem;
-  };
-  const TrainingOptions& options_;
-  DurationTable table_;
-  std::vector<Platform> platforms_;
-  std::mutex mutex_;
-  std::map<std::pair<int, std::size_t>, Slot> problems_;
-  std::map<std::tuple<int, std::size_t, double, std::uint64_t>, std::pair<double, double>> references_;
-};
-
-struct Episode {
-  EpisodeSpec spec;
-  std::vector<Decision> decisions;
-  double makespan = 0, heft = 0, mct = 0;
-};
-
-enum class Acting { greedy, sample };
-
-std::unique_ptr<policy::Teacher> make_teacher(const std::string& name) {
-  if (name == "lookahead") return std::make_unique<policy::LookaheadTeacher>("heft-online");
-  return std::make_unique<policy::SchedulerTeacher>(make_scheduler(name));
-}
-
-/// Runs `specs` on `threads` threads with the policy `weights`; decisions
-/// are logged when `log` (with the teacher's labels when `teacher` names
-/// one, acting as the teacher with probability `follow`).
-std::vector<Episode> run_episodes(Environments& envs, const std::vector<EpisodeSpec>& specs,
-                                  std::shared_ptr<const PolicyWeights> weights, Acting acting, bool log,
-                                  const std::string& teacher, double follow, int threads) {
-  std::vector<Episode> out(specs.size());
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto work = [&] {
-    try {
-      std::unique_ptr<policy::Teacher> t = teacher.empty() ? nullptr : make_teacher(teacher);
-      for (std::size_t i; (i = next.fetch_add(1)) < specs.size();) {
-        const EpisodeSpec& e = specs[i];
-        const Problem& pb = envs.problem(e.tiles, e.platform);
-        Episode& ep = out[i];
-        ep.spec = e;
-        std::tie(ep.heft, ep.mct) = envs.references(e);
-        policy::ReadysOptions ro;
-        ro.sample = acting == Acting::sample;
-        ro.log = log ? &ep.decisions : nullptr;
-        ro.teacher = t.get();
-        ro.follow_teacher = follow;
-        policy::ReadysScheduler s(weights, ro);
-        SimulationOptions so;
-        so.noise.sigma = e.sigma;
-        so.seed = e.seed;
-        so.keep_schedule = false;
-        const auto actual = sample_durations(pb.expected, so.noise, so.seed);
-        if (t) t->start(pb, actual);
-        ep.makespan = simulate(pb, s, actual, so).makespan;
-      }
-    } catch (...) {
-      std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next = specs.size();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
-  if (failure) std::rethrow_exception(failure);
-  return out;
-}
-
-/// The value target of each decision: minus the time left until the end,
-/// in units of the episode's HEFT makespan (the per-event shaped reward
-/// -Δt/HEFT summed to the end; with +1 it is READYS's terminal reward).
-double time_left(const Episode& ep, std::size_t k) { return -(ep.makespan - ep.decisions[k].now) / ep.heft; }
+using policy::Acting;
+using policy::Environments;
+using policy::Episode;
+using policy::EpisodeSpec;
 
 /// The validation set: greedy episodes at fixed points and seeds.
 std::vector<EpisodeSpec> validation_specs(const TrainingOptions& o) {
@@ -175,20 +53,6 @@ std::vector<EpisodeSpec> validation_specs(const TrainingOptions& o) {
           specs.push_back({tiles, p, sigma, 1'000'003ULL + static_cast<std::uint64_t>(s)});
       }
   return specs;
-}
-
-/// The score of a set of episodes: the mean over points of mean makespan /
-/// the better of HEFT and MCT at that point (lower is better).
-double score(const std::vector<Episode>& episodes) {
-  std::map<std::tuple<int, std::size_t, double>, std::pair<double, double>> points;  // sum ms, sum best
-  for (const auto& ep : episodes) {
-    auto& p = points[{ep.spec.tiles, ep.spec.platform, ep.spec.sigma}];
-    p.first += ep.makespan;
-    p.second += std::min(ep.heft, ep.mct);
-  }
-  double total = 0;
-  for (const auto& [key, p] : points) total += p.first / p.second;
-  return points.empty() ? 0 : total / static_cast<double>(points.size());
 }
 
 std::vector<const policy::Observation*> observations_of(const std::vector<const Decision*>& ds) {
@@ -248,7 +112,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   const auto started = std::chrono::steady_clock::now();
   torch::manual_seed(o.seed);
   torch::set_num_threads(o.threads);
-  Environments envs(o);
+  Environments envs(o.family, o.platforms, o.durations);
   if (o.teacher != "lookahead") static_cast<void>(make_scheduler(o.teacher));  // rejects an unknown teacher now
   std::mt19937_64 rng(o.seed);
   const fs::path ckpt = o.checkpoint_dir.empty() ? fs::path(o.output + ".checkpoint") : fs::path(o.checkpoint_dir);
@@ -287,7 +151,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   }
   const auto val_specs = validation_specs(o);
   auto validate = [&](const PolicyWeights& w) {
-    return score(run_episodes(envs, val_specs, std::make_shared<const PolicyWeights>(w), Acting::greedy, false, "", 0,
+    return policy::score(policy::run_episodes(envs, val_specs, std::make_shared<const PolicyWeights>(w), Acting::greedy, false, "", 0,
                               o.threads));
   };
   auto save_checkpoint = [&] {
@@ -316,7 +180,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
     {
       // The teacher's own score, for the record.
       std::vector<Episode> eps;
-      policy::TeacherScheduler ts(o.teacher, make_teacher(o.teacher));
+      policy::TeacherScheduler ts(o.teacher, policy::make_teacher(o.teacher));
       for (const auto& e : val_specs) {
         const Problem& pb = envs.problem(e.tiles, e.platform);
         Episode ep;
@@ -329,17 +193,17 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
         ep.makespan = simulate(pb, ts, so).makespan;
         eps.push_back(std::move(ep));
       }
-      state.teacher = score(eps);
+      state.teacher = policy::score(eps);
     }
     std::vector<Decision> data;
     std::vector<double> targets;  // value target per decision
     for (int round = 0; round < o.dagger_rounds; ++round) {
       const double follow = round == 0 ? 1.0 : 0.0;
       auto specs = draw(o.min_tiles, o.max_tiles, 10'000ULL * static_cast<std::uint64_t>(round + 1), o.imitation_episodes);
-      auto eps = run_episodes(envs, specs, std::make_shared<const PolicyWeights>(net->to_weights()),
+      auto eps = policy::run_episodes(envs, specs, std::make_shared<const PolicyWeights>(net->to_weights()),
                               round == 0 ? Acting::greedy : Acting::sample, true, o.teacher, follow, o.threads);
       for (auto& ep : eps) {
-        for (std::size_t k = 0; k < ep.decisions.size(); ++k) targets.push_back(time_left(ep, k));
+        for (std::size_t k = 0; k < ep.decisions.size(); ++k) targets.push_back(policy::time_left(ep, k));
         for (auto& d : ep.decisions) data.push_back(std::move(d));
       }
       // Train on everything gathered so far.
@@ -407,7 +271,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
     const double reach = o.iterations > 1 ? std::min(1.0, 2.0 * it / (o.iterations - 1)) : 1.0;
     const int hi = o.min_tiles + static_cast<int>(std::lround(reach * (o.max_tiles - o.min_tiles)));
     auto specs = draw(o.min_tiles, hi, 1'000'000ULL + 1'000ULL * static_cast<std::uint64_t>(it), o.episodes_per_iteration);
-    auto eps = run_episodes(envs, specs, std::make_shared<const PolicyWeights>(net->to_weights()), Acting::sample, true,
+    auto eps = policy::run_episodes(envs, specs, std::make_shared<const PolicyWeights>(net->to_weights()), Acting::sample, true,
                             "", 0, o.threads);
     // Advantages: GAE(λ) with γ = 1 on the per-event shaped rewards.
     std::vector<const Decision*> ds;
@@ -512,9 +376,13 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   info.family = o.family;
   info.platforms = o.platforms;
   info.training_command = o.command_line;
+  info.steps = state.iteration;
+  info.validation_metric =
+      "mean over the validation points of mean makespan / the better of heft and mct (greedy, lower is better)";
+  info.validation_score = state.best;
   std::ostringstream notes;
-  notes << "validation (mean makespan / best of heft, mct): " << state.best << "; teacher " << o.teacher << ": "
-        << state.teacher << "; after imitation: " << state.imitation;
+  notes << "PPO iterations: " << state.iteration << "; teacher " << o.teacher << " scores " << state.teacher
+        << ", the policy after imitation " << state.imitation << ", the kept (best) weights " << state.best;
   info.notes = notes.str();
   save_model(o.output, best, info);
   result.weights = best;
