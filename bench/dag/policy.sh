@@ -10,6 +10,8 @@
 # Usage: bench/dag/policy.sh <out_dir>      (docs/results/dag/policy holds the last run)
 #   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build directory
 #   SAMPLES=<n>                noise samples per point (default 100)
+#   PART=tables|acceptance|inference   only that part (acceptance: rebuild acceptance.md from
+#                              the tables; the inference timing wants a quiet machine)
 set -euo pipefail
 [[ $# -eq 1 ]] || { echo "usage: $0 <out_dir>" >&2; exit 2; }
 out=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -23,25 +25,29 @@ cmake --build "$build" --target autosched_cli bench_dag_policy -j2 >/dev/null ||
 models=${MODELS:-share/autosched/models}
 baselines=heft,mct,mct-prio,heteroprio,heft-online
 start=$(date +%s)
+part=${PART:-all}
 bench() {  # <dir> <graph> <tiles> <platforms> <model>
   AUTOSCHED_DB=off "$build/bin/autosched" dag bench --graphs "$2" --tiles "$3" --platforms "$4" \
     --sigmas 0,0.1,0.3,0.5 --samples "${SAMPLES:-100}" --schedulers "$baselines,readys:$5" --durations readys \
     --seed 1 --jobs 2 --no-progress --out "$out/$1" >/dev/null
 }
+if [[ $part == all || $part == tables ]]; then
 for family in cholesky lu qr; do
   bench "$family" "$family" 4,6,8,10,12,14,16 2cpu+2gpu "$models/$family.model"
 done
 bench cholesky-platforms cholesky 4,8,12,16 2cpu+2gpu,4cpu,4gpu,3cpu+1gpu "$models/cholesky-platforms.model"
+fi
+if [[ $part != inference ]]; then
 
 # Each point: readys against the better of static HEFT and MCT (the goals of
 # docs/dag-policy.md), and against the best of every baseline.
-cat "$out"/{cholesky,lu,qr,cholesky-platforms}/makespans.csv | awk -F, '
-  $1 == "graph" { next }
+awk -F, '
+  FNR == 1 { file++; next }
   {
-    key = $1 "|" $3 "|" $2 "|" $4
+    key = file "|" $1 "|" $3 "|" $2 "|" $4
     if (!(key in seen)) { seen[key] = 1; keys[++n] = key }
     lb[key] = $11
-    if ($5 ~ /^readys/) readys[key] = $7
+    if ($5 ~ /^readys/) { readys[key] = $7; model[key] = $5 }
     else { mean[key, $5] = $7; if (!(key in best) || $7 < best[key]) { best[key] = $7; best_name[key] = $5 } }
   }
   END {
@@ -49,16 +55,18 @@ cat "$out"/{cholesky,lu,qr,cholesky-platforms}/makespans.csv | awk -F, '
     print "Mean makespan over the noise samples. **vs HEFT/MCT**: readys against the better of static HEFT and"
     print "MCT (negative: shorter). **vs best baseline**: against the best of heft, mct, mct-prio, heteroprio and"
     print "heft-online at that point. Trained at T ≤ 8: larger T are transfer.\n"
-    print "| graph | platform | T | σ | readys | better of HEFT, MCT | vs HEFT/MCT | best baseline | vs best baseline | LB |"
-    print "|---|---|--:|--:|--:|--:|--:|---|--:|--:|"
+    print "| model | graph | platform | T | σ | readys | better of HEFT, MCT | vs HEFT/MCT | best baseline | vs best baseline | LB |"
+    print "|---|---|---|--:|--:|--:|--:|--:|---|--:|--:|"
     for (i = 1; i <= n; i++) {
       k = keys[i]; split(k, f, "|")
       hm = mean[k, "heft"] < mean[k, "mct"] ? mean[k, "heft"] : mean[k, "mct"]
-      printf "| %s | %s | %s | %s | %.1f | %.1f | %+.1f%% | %s %.1f | %+.1f%% | %.1f |\n", f[1], f[2], f[3], f[4],
-        readys[k], hm, 100 * (readys[k] / hm - 1), best_name[k], best[k], 100 * (readys[k] / best[k] - 1), lb[k]
+      printf "| %s | %s | %s | %s | %s | %.1f | %.1f | %+.1f%% | %s %.1f | %+.1f%% | %.1f |\n", model[k], f[2], f[3], f[4],
+        f[5], readys[k], hm, 100 * (readys[k] / hm - 1), best_name[k], best[k], 100 * (readys[k] / best[k] - 1), lb[k]
     }
-  }' >"$out/acceptance.md"
+  }' "$out"/{cholesky,lu,qr,cholesky-platforms}/makespans.csv >"$out/acceptance.md"
 echo "policy.sh: tables in $(($(date +%s) - start)) s" >&2
+fi
+[[ $part == tables || $part == acceptance ]] && exit 0
 
 {
   echo "# The learned policy's cost per decision"

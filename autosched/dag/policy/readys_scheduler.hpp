@@ -50,6 +50,8 @@ class ReadysScheduler final : public Scheduler {
   /// Every decision's whole cost: observation, network and choice (logging
   /// and the teacher excluded).
   std::size_t decisions_timed() const noexcept { return decisions_timed_; }
+  /// Visible tasks in the latest decision's window.
+  std::size_t last_window() const noexcept { return obs_.nodes; }
   double decision_seconds() const noexcept { return decision_seconds_; }
 
  private:
