@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace autosched::text {
 
@@ -197,6 +198,15 @@ void read_key_values(std::string_view name, std::string_view whole, std::span<co
     previous = key;
     apply(key, kv.value);
   }
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[64];
+  const std::size_t n = std::strftime(buffer, sizeof buffer, format, &utc);
+  return std::string(buffer, n);
 }
 
 }  // namespace autosched::text

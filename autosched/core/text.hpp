@@ -93,4 +93,7 @@ struct KeyRules {
 void read_key_values(std::string_view name, std::string_view whole, std::span<const std::string_view> items,
                      const KeyRules& rules, const std::function<void(const std::string& key, std::string_view value)>& apply);
 
+/// The current UTC time formatted with strftime's `format` ("%Y-%m-%d").
+std::string utc_now(const char* format);
+
 }  // namespace autosched::text

@@ -25,10 +25,7 @@ names=("$@")
 [[ ${#names[@]} -gt 0 ]] || names=(cholesky lu qr cholesky-platforms)
 for name in "${names[@]}"; do
   case $name in
-    cholesky) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
-    # heteroprio teaches LU and QR: lookahead's base (heft-online) loses
-    # at large T on them, and so did the models it taught (docs/dag-policy.md).
-    lu | qr) graph=$name platforms=2cpu+2gpu teacher=heteroprio ;;
+    cholesky | lu | qr) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
     cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu teacher=lookahead ;;
     *) echo "train-models.sh: unknown model '$name' (cholesky, lu, qr, cholesky-platforms)" >&2; exit 2 ;;
   esac

@@ -2,6 +2,7 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/system_info.hpp>
+#include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>
 
 #include <fcntl.h>
@@ -40,14 +41,7 @@ struct Job {
   bool warm = false;  ///< two runs on one fresh store, the second recorded
 };
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buffer;
-}
+std::string utc_now() { return text::utc_now("%Y-%m-%d %H:%M:%S UTC"); }
 
 std::string duration(double seconds) {
   const long s = std::lround(std::max(0.0, seconds));

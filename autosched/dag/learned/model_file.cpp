@@ -241,14 +241,7 @@ std::vector<std::string> build_features() {
   return names;
 }
 
-std::string today() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &utc);
-  return buf;
-}
+std::string today() { return text::utc_now("%Y-%m-%d"); }
 
 /// c10::Error's message without its C++ backtrace.
 std::string torch_message(const std::exception& e) {
