@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -124,6 +125,13 @@ std::vector<std::string> scheduler_list(const std::string& value, std::string_vi
   return out;
 }
 
+/// The width of the scheduler column: the longest name, at least 12.
+int name_width(const std::vector<std::string>& names) {
+  std::size_t w = 12;
+  for (const auto& n : names) w = std::max(w, n.size());
+  return static_cast<int>(w);
+}
+
 /// What tables call a scheduler: its name, with a model file shortened to
 /// its stem ("readys:share/autosched/models/cholesky.model" -> "readys:cholesky").
 std::vector<std::string> column_labels(const std::vector<std::string>& names) {
@@ -187,7 +195,12 @@ std::string gnuplot_quoted(const std::string& s) {  // inside '…' a quote is d
 std::string per_scheduler_path(const std::string& base, const std::string& scheduler, bool several) {
   if (!several) return base;
   const fs::path p(base);
-  return (p.parent_path() / (p.stem().string() + "-" + scheduler + p.extension().string())).string();
+  // A file-safe name: "readys:models/cholesky.model" -> "readys-cholesky".
+  std::string label = column_labels({scheduler}).front();
+  for (char& c : label) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
+  }
+  return (p.parent_path() / (p.stem().string() + "-" + label + p.extension().string())).string();
 }
 
 /// Writes <png stem>.dat and .gp beside the PNG and runs gnuplot on them.
@@ -285,12 +298,14 @@ void simulate_command(const SimulateOptions& o) {
               noise_text(sigma, o.readys_compat).c_str(), static_cast<unsigned long long>(o.seed));
   std::printf("lower bound %s (critical path %s, area %s), on expected durations\n\n", number(lb.value()).c_str(),
               number(lb.critical_path).c_str(), number(lb.area).c_str());
-  std::printf("  %-12s %10s %9s %10s %7s %7s\n", "scheduler", "makespan", "vs bound", "decisions", "passes", "forced");
+  const int width = name_width(names);
+  std::printf("  %-*s %10s %9s %10s %7s %7s\n", width, "scheduler", "makespan", "vs bound", "decisions", "passes",
+              "forced");
   std::vector<Episode> episodes;
   for (const std::string& name : names) {
     auto scheduler = make_scheduler(name);
     Episode e{name, simulate(problem, *scheduler, options)};
-    std::printf("  %-12s %10s %+8.1f%% %10zu %7zu %7zu\n", name.c_str(), number(e.result.makespan).c_str(),
+    std::printf("  %-*s %10s %+8.1f%% %10zu %7zu %7zu\n", width, name.c_str(), number(e.result.makespan).c_str(),
                 (e.result.makespan / lb.value() - 1) * 100, e.result.decisions, e.result.passes, e.result.forced);
     episodes.push_back(std::move(e));
   }
@@ -352,7 +367,8 @@ void run_command(const RunOptions& o) {
   }
   std::printf("\nlower bound %s %s on those durations\n\n", number(lower_bound(problem).value()).c_str(),
               table.unit.c_str());
-  std::printf("  %-12s %12s %9s %10s %9s %14s\n", "scheduler", "makespan ms", "GFlop/s", "residual", "verified",
+  const int width = name_width(names);
+  std::printf("  %-*s %12s %9s %10s %9s %14s\n", width, "scheduler", "makespan ms", "GFlop/s", "residual", "verified",
               "overhead µs/t");
   std::vector<Episode> episodes;
   bool all_verified = true;
@@ -378,7 +394,7 @@ void run_command(const RunOptions& o) {
     std::sort(makespans.begin(), makespans.end());
     const double median = makespans[makespans.size() / 2];
     all_verified = all_verified && verified == o.runs;
-    std::printf("  %-12s %12s %9s %10.2e %6d/%-2d %14s\n", name.c_str(), number(median).c_str(),
+    std::printf("  %-*s %12s %9s %10.2e %6d/%-2d %14s\n", width, name.c_str(), number(median).c_str(),
                 number(f.flops() / (median * 1e6)).c_str(), worst, verified, o.runs, number(overhead).c_str());
     SimulationResult as_run;
     as_run.makespan = kept.makespan;
