@@ -112,9 +112,8 @@ if(DAG_LEARN)
   # episodes, a model file and its sidecar, then the model schedules.
   run(0 ${CLI} dag train --graph cholesky --tiles 3..4 --dagger-rounds 1 --imitation-episodes 2 --imitation-epochs 1
       --iterations 2 --episodes 2 --validate-every 1 --validation-samples 1 --output ${dir}/tiny.model --no-progress)
-  expect("${out}" "model: [^
-]*tiny.model")
-  expect("${out}" "best \(kept\) +[0-9.]+ after 2 PPO iterations")
+  expect("${out}" "model: [^\n]*tiny.model")
+  expect("${out}" "best \\(kept\\) +[0-9.]+ after 2 PPO iterations")
   file(READ ${dir}/tiny.model.json sidecar)
   expect("${sidecar}" "dag train --graph cholesky")
   run(0 ${CLI} dag simulate --tiles 4 --scheduler readys:${dir}/tiny.model)
