@@ -1,6 +1,8 @@
 #include <autosched/dag/list_schedulers.hpp>
 
 #include <autosched/dag/heft.hpp>
+#include <autosched/dag/policy/episodes.hpp>
+#include <autosched/dag/policy/teachers.hpp>
 #include <autosched/dag/ranks.hpp>
 
 #include <autosched/core/error.hpp>
@@ -256,6 +258,9 @@ std::unique_ptr<Scheduler> make_scheduler(std::string_view name) {
   if (name == "mct-prio") return std::make_unique<Mct>(true);
   if (name == "heteroprio") return std::make_unique<Heteroprio>();
   if (name == "heft-online") return std::make_unique<HeftOnline>();
+  // The learned policy's imitation teachers, to measure them in tables.
+  if (name == "lookahead" || name.starts_with("lookahead:"))
+    return std::make_unique<policy::TeacherScheduler>(std::string(name), policy::make_teacher(std::string(name)));
   if (name == "eager") return std::make_unique<Eager>();
   if (name == "smallest-id") return std::make_unique<SmallestId>();
   if (name == "random") return std::make_unique<RandomChoice>();

@@ -25,7 +25,11 @@ names=("$@")
 [[ ${#names[@]} -gt 0 ]] || names=(cholesky lu qr cholesky-platforms)
 for name in "${names[@]}"; do
   case $name in
-    cholesky | lu | qr) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
+    cholesky) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
+    # LU and QR: heft-online's rule degrades as T grows there, heteroprio's
+    # does not; a teacher that looks ahead with both follows the better one
+    # (docs/dag-policy.md, "Teachers").
+    lu | qr) graph=$name platforms=2cpu+2gpu teacher=lookahead:heft-online+heteroprio ;;
     cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu teacher=lookahead ;;
     *) echo "train-models.sh: unknown model '$name' (cholesky, lu, qr, cholesky-platforms)" >&2; exit 2 ;;
   esac

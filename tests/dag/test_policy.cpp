@@ -4,6 +4,7 @@
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/graph_file.hpp>
 #include <autosched/dag/list_schedulers.hpp>
+#include <autosched/dag/policy/episodes.hpp>
 #include <autosched/dag/policy/readys_scheduler.hpp>
 #include <autosched/dag/policy/teachers.hpp>
 #include <autosched/dag/simulator.hpp>
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -275,6 +277,36 @@ TEST(LookaheadTeacher, NeverWorseThanItsBaseWithoutNoise) {
         auto base = make_scheduler("heft-online");
         EXPECT_LE(simulate(pb, look).makespan, simulate(pb, *base).makespan) << family << tiles << plat;
       }
+    }
+  }
+}
+
+TEST(LookaheadTeacher, WithSeveralBasesNeverWorseThanTheBestOfThem) {
+  // Each answer is worth its best finish over the bases, and the first
+  // base's own answer is always among those tried: without noise the run
+  // cannot end later than the better base would have ended it.
+  for (const char* family : {"cholesky", "lu", "qr"}) {
+    for (int tiles : {3, 5, 7}) {
+      const TaskGraph g = factorization(family, tiles);
+      const Problem pb(g, platform("2cpu+2gpu"), duration_table("readys"));
+      auto look = make_scheduler("lookahead:heft-online+heteroprio");
+      auto online = make_scheduler("heft-online");
+      auto hp = make_scheduler("heteroprio");
+      const double best_base = std::min(simulate(pb, *online).makespan, simulate(pb, *hp).makespan);
+      EXPECT_LE(simulate(pb, *look).makespan, best_base + 1e-9) << family << tiles;
+    }
+  }
+}
+
+TEST(LookaheadTeacher, ABadSpellingIsRefusedByName) {
+  for (const char* bad : {"lookahead:", "lookahead:heft-online+", "lookahead:+heteroprio", "lookahead:nonsense"}) {
+    try {
+      static_cast<void>(make_teacher(bad));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(bad == std::string("lookahead:nonsense") ? "nonsense" : "lookahead:"),
+                std::string::npos)
+          << e.what();
     }
   }
 }

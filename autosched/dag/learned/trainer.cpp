@@ -113,7 +113,7 @@ TrainingResult train(const TrainingOptions& o, const std::function<void(const Tr
   torch::manual_seed(o.seed);
   torch::set_num_threads(o.threads);
   Environments envs(o.family, o.platforms, o.durations);
-  if (o.teacher != "lookahead") static_cast<void>(make_scheduler(o.teacher));  // rejects an unknown teacher now
+  static_cast<void>(policy::make_teacher(o.teacher));  // rejects an unknown teacher now
   std::mt19937_64 rng(o.seed);
   const fs::path ckpt = o.checkpoint_dir.empty() ? fs::path(o.output + ".checkpoint") : fs::path(o.checkpoint_dir);
   fs::create_directories(ckpt);

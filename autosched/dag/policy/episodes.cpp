@@ -5,8 +5,12 @@
 #include <autosched/dag/policy/teachers.hpp>
 #include <autosched/dag/simulator.hpp>
 
+#include <autosched/core/error.hpp>
+
+#include <algorithm>
 #include <atomic>
 #include <exception>
+#include <string_view>
 #include <thread>
 
 namespace autosched::dag::policy {
@@ -48,6 +52,20 @@ std::pair<double, double> Environments::references(const EpisodeSpec& e) {
 
 std::unique_ptr<Teacher> make_teacher(const std::string& name) {
   if (name == "lookahead") return std::make_unique<LookaheadTeacher>("heft-online");
+  if (name.starts_with("lookahead:")) {
+    // lookahead:<base>[+<base>…]: the best finish over several bases.
+    std::vector<std::string> bases;
+    std::string_view rest = std::string_view(name).substr(std::string_view("lookahead:").size());
+    for (;;) {
+      const auto plus = rest.find('+');
+      bases.emplace_back(rest.substr(0, plus));
+      if (plus == std::string_view::npos) break;
+      rest = rest.substr(plus + 1);
+    }
+    if (std::any_of(bases.begin(), bases.end(), [](const std::string& b) { return b.empty(); }))
+      autosched::detail::throw_error("teacher '" + name + "': write lookahead:<scheduler>[+<scheduler>...]");
+    return std::make_unique<LookaheadTeacher>(bases, 1, 0.0);
+  }
   return std::make_unique<SchedulerTeacher>(make_scheduler(name));
 }
 

@@ -2,6 +2,7 @@
 
 #include <autosched/core/error.hpp>
 
+#include <algorithm>
 #include <limits>
 
 namespace autosched::dag::policy {
@@ -32,8 +33,13 @@ class ContinueAfter final : public Scheduler {
 }  // namespace
 
 LookaheadTeacher::LookaheadTeacher(std::string_view base, int samples, double sigma)
-    : base_name_(base), samples_(samples), sigma_(sigma), base_(make_scheduler(base)) {
+    : LookaheadTeacher(std::vector<std::string>{std::string(base)}, samples, sigma) {}
+
+LookaheadTeacher::LookaheadTeacher(const std::vector<std::string>& bases, int samples, double sigma)
+    : samples_(samples), sigma_(sigma) {
   if (samples < 1) autosched::detail::throw_error("lookahead teacher: samples must be >= 1");
+  if (bases.empty()) autosched::detail::throw_error("lookahead teacher: no base scheduler");
+  for (const auto& b : bases) bases_.push_back(make_scheduler(b));
 }
 
 void LookaheadTeacher::start(const Problem& problem, const std::vector<KindDurations>&) {
@@ -55,15 +61,19 @@ double LookaheadTeacher::finish_with(const RunSnapshot& from, std::size_t p, Tas
     s.running[p] = answer;
     s.placed_on[t] = static_cast<int>(p);
   }
-  double total = 0;
   SimulationOptions options;
   options.keep_schedule = false;
-  for (const auto& future : futures_) {
-    if (answer != pass) s.end[p] = from.now + future[static_cast<std::size_t>(answer)][static_cast<std::size_t>(problem_->platform.kind(p))];
-    ContinueAfter rest(*base_, from.now, p);
-    total += simulate_from(*problem_, rest, s, future, options).makespan;
+  double best = std::numeric_limits<double>::infinity();
+  for (auto& base : bases_) {
+    double total = 0;
+    for (const auto& future : futures_) {
+      if (answer != pass) s.end[p] = from.now + future[static_cast<std::size_t>(answer)][static_cast<std::size_t>(problem_->platform.kind(p))];
+      ContinueAfter rest(*base, from.now, p);
+      total += simulate_from(*problem_, rest, s, future, options).makespan;
+    }
+    best = std::min(best, total / static_cast<double>(futures_.size()));
   }
-  return total / static_cast<double>(futures_.size());
+  return best;
 }
 
 TaskId LookaheadTeacher::choose(const SchedulingView& view, std::size_t p) {
@@ -81,8 +91,8 @@ TaskId LookaheadTeacher::choose(const SchedulingView& view, std::size_t p) {
     something_runs = true;
     from.end[q] = std::max(view.now, view.expected_end[q]);  // overdue: assume it ends now
   }
-  base_->start(pb, 1);
-  const TaskId base_answer = base_->choose(view, p);
+  for (auto& base : bases_) base->start(pb, 1);
+  const TaskId base_answer = bases_.front()->choose(view, p);
   TaskId best = base_answer;
   double best_finish = finish_with(from, p, base_answer);
   auto consider = [&](TaskId answer) {

@@ -5,7 +5,9 @@
 #include <autosched/dag/simulator.hpp>
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace autosched::dag::policy {
 
@@ -21,27 +23,30 @@ class SchedulerTeacher final : public Teacher {
   std::unique_ptr<Scheduler> scheduler_;
 };
 
-/// One step of policy improvement over a base scheduler: each answer open
-/// to the processor (every candidate, and pass while something runs) is
-/// tried by finishing the run with the base scheduler from the current
-/// state, on expected durations (or on the mean of `samples` noisy
-/// futures), and the answer with the shortest finish wins (the base's own
-/// answer on ties). It knows only what the policy knows: the past, and
-/// running tasks by their expected ends.
+/// One step of policy improvement over one or more base schedulers: each
+/// answer open to the processor (every candidate, and pass while something
+/// runs) is tried by finishing the run from the current state with each base
+/// scheduler, on expected durations (or on the mean of `samples` noisy
+/// futures); an answer is worth its best finish over the bases, and the
+/// answer with the shortest one wins (the first base's own answer on ties).
+/// With several bases the teacher is never worse than the best of them
+/// without noise, so it can follow whichever rule suits the graph's shape
+/// (heft-online on Cholesky, heteroprio on large LU and QR). It knows only
+/// what the policy knows: the past, and running tasks by their expected ends.
 class LookaheadTeacher final : public Teacher {
  public:
-  /// `base` must decide from the view alone (heft-online by default).
+  /// Every base must decide from the view alone (heft-online by default).
   explicit LookaheadTeacher(std::string_view base = "heft-online", int samples = 1, double sigma = 0);
+  LookaheadTeacher(const std::vector<std::string>& bases, int samples, double sigma);
   void start(const Problem& problem, const std::vector<KindDurations>& actual) override;
   TaskId choose(const SchedulingView& view, std::size_t p) override;
 
  private:
   double finish_with(const RunSnapshot& from, std::size_t p, TaskId answer);
-  std::string base_name_;
   int samples_;
   double sigma_;
   const Problem* problem_ = nullptr;
-  std::unique_ptr<Scheduler> base_;
+  std::vector<std::unique_ptr<Scheduler>> bases_;
   std::vector<std::vector<KindDurations>> futures_;
   std::uint64_t calls_ = 0;
 };
