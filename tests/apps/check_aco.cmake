@@ -1,0 +1,85 @@
+# autosched-aco (the thread-pinning benchmark): --check against the
+# brute-force optimum, determinism for a seed and a thread count, the trace
+# and JSON outputs, and bad options rejected by name. -DAPP=<executable>
+# -DWORK=<scratch folder>. Judges results only, never time.
+include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
+file(MAKE_DIRECTORY ${WORK})
+
+# Tiny instance: ACO's best is a valid sequence, never below the optimum.
+foreach(seed 1 2 3)
+  run(0 ${APP} --check --seed ${seed} --instance-seed ${seed})
+  expect("${out}" "check: brute-force optimum ([0-9]+), ACO best ([0-9]+), gap [0-9.]+%")
+  string(REGEX MATCH "optimum ([0-9]+), ACO best ([0-9]+)" _ "${out}")
+  if(CMAKE_MATCH_2 LESS CMAKE_MATCH_1)
+    message(FATAL_ERROR "ACO best ${CMAKE_MATCH_2} below the optimum ${CMAKE_MATCH_1}:\n${out}")
+  endif()
+  expect("${out}" "verified: permutation of 8 jobs, recomputed cost ${CMAKE_MATCH_2}\n")
+endforeach()
+
+# Same seed and thread count: the same best cost and sequence, whatever the
+# OS did with the threads; more threads than ants leaves some idle.
+set(small --jobs 30 --ants 14 --iterations 15 --work-scale 2 --seed 7)
+foreach(threads 1 3 20)
+  set(results "")
+  foreach(repeat 1 2)
+    run(0 ${APP} ${small} --threads ${threads})
+    string(REGEX MATCH "best cost [0-9]+\nbest sequence:[0-9 ]+\n" result "${out}")
+    if(result STREQUAL "")
+      message(FATAL_ERROR "no best cost and sequence in:\n${out}")
+    endif()
+    list(APPEND results "${result}")
+  endforeach()
+  list(GET results 0 first)
+  list(GET results 1 second)
+  if(NOT first STREQUAL second)
+    message(FATAL_ERROR "--threads ${threads}: two runs with the same seed differ:\n${first}\n${second}")
+  endif()
+endforeach()
+
+# Trace (one row per thread per iteration) and JSON.
+run(0 ${APP} ${small} --threads 3 --trace ${WORK}/aco-trace.csv --output-json ${WORK}/aco.json)
+file(STRINGS ${WORK}/aco-trace.csv rows)
+list(LENGTH rows count)
+if(NOT count EQUAL 46)
+  message(FATAL_ERROR "trace: ${count} lines, expected a header and 15 x 3 rows")
+endif()
+list(GET rows 0 header)
+expect("${header}" "^iteration,thread,start_s,end_s,constructions,constructions_done,rate_per_s$")
+list(GET rows 45 last)
+expect("${last}" "^14,2,[0-9.]+,[0-9.]+,8,120,[0-9.]+$")  # 14 ants over 3 threads: 5, 5, 4; x 2 constructions
+file(READ ${WORK}/aco.json json)
+string(JSON best GET "${json}" best_cost)
+string(JSON threads LENGTH "${json}" thread_finish_s)
+string(JSON verified GET "${json}" verified)
+string(JSON sequence LENGTH "${json}" best_sequence)
+string(REGEX MATCH "best cost ([0-9]+)" _ "${out}")
+if(NOT best EQUAL CMAKE_MATCH_1 OR NOT threads EQUAL 3 OR NOT verified OR NOT sequence EQUAL 30)
+  message(FATAL_ERROR "aco.json disagrees with the run:\n${json}\n${out}")
+endif()
+string(JSON completion GET "${json}" completion_s)
+
+# Bad options: exit 2 and a message naming the option and what it accepts.
+run(2 ${APP} --threads 0)
+expect("${err}" "--threads=0: expected an integer in \\[1,1024\\]")
+run(2 ${APP} --q0 1.5)
+expect("${err}" "--q0=1.5: expected a number in \\[0,1\\]")
+run(2 ${APP} --rho 0)
+expect("${err}" "--rho=0: expected a number in \\(0,1\\]")
+run(2 ${APP} --alpha x)
+expect("${err}" "--alpha=x: expected a number")
+run(2 ${APP} --deposit everyone)
+expect("${err}" "--deposit=everyone: expected best-so-far\\|iteration-best")
+run(2 ${APP} --frobnicate 3)
+expect("${err}" "unknown option --frobnicate; accepted:.* --ants .*--work-scale")
+run(2 ${APP} --check --jobs 12)
+expect("${err}" "--jobs=12: --check enumerates n! sequences, expected n <= 10")
+run(2 ${APP} --instance ${WORK}/no-such-instance.txt)
+expect("${err}" "no-such-instance.txt: cannot read this file")
+run(2 ${APP} --iterations)
+expect("${err}" "--iterations needs a value")
+
+# The text format: n, then p, w and d.
+file(WRITE ${WORK}/aco-instance.txt "4\n3 2 4 1\n1 2 1 3\n2 3 9 1\n")
+run(0 ${APP} --instance ${WORK}/aco-instance.txt --ants 4 --threads 2 --iterations 5 --work-scale 1)
+expect("${out}" "4 jobs, 4 ants x 5 iterations")
+expect("${out}" "verified: permutation of 4 jobs")
