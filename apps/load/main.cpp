@@ -312,25 +312,28 @@ int main(int argc, char** argv) {
       stop_all(strsignal(sig));
       return 0;
     }
-    if (end >= 0 && now_s() >= end) break;
-    // A switch of the varying or moving pattern.
-    ++step;
-    next_switch += period;
-    if (pattern == "varying") {
-      on = !on;
-      for (const Child& c : children) {
-        if (c.alive) kill(c.pid, on ? SIGCONT : SIGSTOP);
-      }
-      say("load %s", on ? "on" : "off");
-    } else {
-      for (std::size_t i = 0; i < children.size(); ++i) {
-        Child& c = children[i];
-        if (!c.alive) continue;
-        c.core = cores[(i + static_cast<std::size_t>(step)) % cores.size()];
-        pin(c.pid, c.core);
-        say("pid %d moved to core %d", static_cast<int>(c.pid), c.core);
+    // Every switch that fell due, even when this process woke up late: a
+    // switch scheduled before the end happens before the end.
+    while (next_switch >= 0 && next_switch <= now_s() && (end < 0 || next_switch < end)) {
+      ++step;
+      next_switch += period;
+      if (pattern == "varying") {
+        on = !on;
+        for (const Child& c : children) {
+          if (c.alive) kill(c.pid, on ? SIGCONT : SIGSTOP);
+        }
+        say("load %s", on ? "on" : "off");
+      } else {
+        for (std::size_t i = 0; i < children.size(); ++i) {
+          Child& c = children[i];
+          if (!c.alive) continue;
+          c.core = cores[(i + static_cast<std::size_t>(step)) % cores.size()];
+          pin(c.pid, c.core);
+          say("pid %d moved to core %d", static_cast<int>(c.pid), c.core);
+        }
       }
     }
+    if (end >= 0 && now_s() >= end) break;
   }
   stop_all("duration over");
   return 0;
