@@ -119,6 +119,20 @@ double parse_seconds(const std::string& option, const std::string& text, bool po
   return v;
 }
 
+// Not strsignal: its text follows the locale, and tests match ours.
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
+  }
+}
+
 bool pin(pid_t pid, int core) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -276,7 +290,7 @@ int main(int argc, char** argv) {
   int sig = wait_until(delay);
   while (sig == SIGCHLD) sig = wait_until(delay);
   if (sig != 0) {
-    say("%s before the load started: nothing to stop", strsignal(sig));
+    say("%s before the load started: nothing to stop", signal_name(sig));
     return 0;
   }
 
@@ -309,7 +323,7 @@ int main(int argc, char** argv) {
       continue;
     }
     if (sig != 0) {
-      stop_all(strsignal(sig));
+      stop_all(signal_name(sig));
       return 0;
     }
     // Every switch that fell due, even when this process woke up late: a

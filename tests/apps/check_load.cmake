@@ -54,7 +54,7 @@ expect_children_gone("${err}" 0)
 find_program(TIMEOUT timeout)
 if(TIMEOUT)
   run(124 ${TIMEOUT} --foreground -s TERM 0.5 ${APP})
-  expect("${err}" "stopped 1 busy process\\(es\\) \\(Terminated\\)")
+  expect("${err}" "stopped 1 busy process\\(es\\) \\(SIGTERM\\)")
   expect_children_gone("${err}" 0)
   run(137 ${TIMEOUT} --foreground -s KILL 0.5 ${APP} --processes 2)
   expect_children_gone("${err}" 100)  # the kernel kills them; their reaper may lag
