@@ -24,6 +24,8 @@ set(autosched_installed_headers
   regions/model_spec.hpp
   dag/dag.hpp dag/durations.hpp dag/factorizations.hpp dag/heft.hpp dag/list_schedulers.hpp dag/platform.hpp
   dag/graph_file.hpp dag/problem.hpp dag/ranks.hpp dag/scheduler.hpp dag/simulator.hpp dag/task_graph.hpp
+  pinning/pinning.hpp pinning/pinning.h pinning/affinity.hpp pinning/manager.hpp pinning/options.hpp pinning/speed.hpp
+  pinning/strategy.hpp
   # What those include.
   core/error.hpp core/index_range.hpp core/source_location.hpp
   loops/detail/loop_call.hpp drive/chunk_body.hpp

@@ -1,0 +1,59 @@
+#ifndef AUTOSCHED_PINNING_H
+#define AUTOSCHED_PINNING_H
+/* The pinning resource manager from C (docs/pinning.md). Every function
+ * returns a status code; no C++ exception crosses this interface. The text of
+ * the last error on the calling thread is autosched_pinning_last_error().
+ *
+ *   autosched_pinning_manager* pm;
+ *   if (autosched_pinning_create(NULL, &pm) != AUTOSCHED_PINNING_OK) ...;   // AUTOSCHED_PINNING or defaults
+ *   autosched_pinning_start(pm);
+ *   // in each worker:
+ *   autosched_pinning_thread* me;
+ *   autosched_pinning_register_thread(pm, &me);
+ *   for (...) { work(); autosched_pinning_heartbeat(me, 1); }
+ *   autosched_pinning_unregister_thread(me);   // before the thread ends
+ *   // at the end:
+ *   autosched_pinning_destroy(pm);               // stops and joins
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct autosched_pinning_manager autosched_pinning_manager;
+typedef struct autosched_pinning_thread autosched_pinning_thread;
+
+enum autosched_pinning_status {
+  AUTOSCHED_PINNING_OK = 0,
+  AUTOSCHED_PINNING_BAD_ARGUMENT = 1, /* a null pointer or an invalid option text */
+  AUTOSCHED_PINNING_ERROR = 2         /* anything else (the message says what) */
+};
+
+/* Creates a manager from an option text such as "learn,eps=0.05,period=0.1"
+ * (the grammar of AUTOSCHED_PINNING); NULL: AUTOSCHED_PINNING if set, else the
+ * defaults. Not started. */
+int autosched_pinning_create(const char* options, autosched_pinning_manager** out);
+int autosched_pinning_start(autosched_pinning_manager* manager);
+int autosched_pinning_stop(autosched_pinning_manager* manager);
+/* Stops the manager and frees it; NULL is accepted. Registered threads stay
+ * valid handles and must still be unregistered. */
+int autosched_pinning_destroy(autosched_pinning_manager* manager);
+
+/* Registers the calling thread. */
+int autosched_pinning_register_thread(autosched_pinning_manager* manager, autosched_pinning_thread** out);
+/* Counts n units of progress of a registered thread (lock-free). */
+void autosched_pinning_heartbeat(autosched_pinning_thread* thread, uint64_t n);
+/* Unregisters and frees the handle; NULL is accepted. Call it before the
+ * thread ends. */
+int autosched_pinning_unregister_thread(autosched_pinning_thread* thread);
+
+/* The message of the last failed call on this thread, "" when none. */
+const char* autosched_pinning_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

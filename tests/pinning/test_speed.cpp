@@ -1,0 +1,57 @@
+// Speed sources: heartbeats, the per-thread CPU clock, schedstat, the report.
+#include <autosched/pinning/affinity.hpp>
+#include <autosched/pinning/speed.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+namespace p = autosched::pinning;
+
+void spin_a_little() {
+  volatile double x = 1;
+  for (int i = 0; i < 3000000; ++i) x = x * 1.0000001 + 1e-9;
+}
+
+TEST(Speed, HeartbeatsCount) {
+  p::Heartbeat h;
+  h.beat();
+  h.beat(4);
+  EXPECT_EQ(h.count(), 5u);
+}
+
+TEST(Speed, RateMeterNeedsABaseline) {
+  p::RateMeter r;
+  EXPECT_FALSE(r.update(10, 0.5).has_value());
+  EXPECT_DOUBLE_EQ(r.update(30, 0.5).value(), 40.0);  // 20 in 0.5 s
+  EXPECT_FALSE(r.update(40, 0).has_value());          // no time passed
+  EXPECT_FALSE(r.update(5, 1).has_value());           // went backwards (a counter reset)
+  EXPECT_DOUBLE_EQ(r.update(7, 1).value(), 2.0);
+}
+
+TEST(Speed, CpuClockAndSchedstatAdvanceWithWork) {
+  const auto before = p::thread_cpu_ns(pthread_self());
+  ASSERT_TRUE(before.has_value());
+  const auto stat_before = p::read_schedstat(0, p::current_tid());
+  spin_a_little();
+  EXPECT_GT(p::thread_cpu_ns(pthread_self()).value(), *before);
+  if (!stat_before) GTEST_SKIP() << "this kernel has no /proc/<pid>/task/<tid>/schedstat";
+  const auto stat_after = p::read_schedstat(0, p::current_tid());
+  ASSERT_TRUE(stat_after.has_value());
+  EXPECT_GT(stat_after->run_ns, stat_before->run_ns);
+  EXPECT_FALSE(p::read_schedstat(0, 0x3ffffff).has_value());
+}
+
+TEST(Speed, ReportSaysWhichSourceAndWhy) {
+  EXPECT_EQ(p::speed_source(true).source, p::SpeedSource::heartbeat);
+  const auto r = p::speed_source(false);
+  EXPECT_EQ(r.source, p::SpeedSource::cpu_time);
+  EXPECT_NE(r.why.find("PAPI not built"), std::string::npos) << r.why;
+  EXPECT_NE(r.why.find("per-thread CPU clock works"), std::string::npos) << r.why;
+  EXPECT_FALSE(p::papi_status().built);
+  EXPECT_STREQ(p::to_string(p::SpeedSource::cpu_time), "cpu-time");
+}
+
+}  // namespace
