@@ -6,6 +6,9 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/version.hpp>
+#include <autosched/pinning/affinity.hpp>
+#include <autosched/pinning/options.hpp>
+#include <autosched/pinning/speed.hpp>
 #include <autosched/select/schedule_environment.hpp>
 #include <autosched/store/store.hpp>
 #include <autosched/techniques/catalogue.hpp>
@@ -14,6 +17,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -27,6 +31,29 @@ void row(const char* key, const std::string& value) { std::printf("  %-18s %s\n"
 std::string env_or(const char* name, const char* unset) {
   auto v = environment::get(name);
   return v ? std::string(name) + "=" + *v : unset;
+}
+
+/// The pinning manager: its speed source here (without an application,
+/// so without heartbeats), whether affinities can be set, and its setting.
+void print_pinning() {
+  namespace pin = autosched::pinning;
+  const pin::SpeedSourceReport speed = pin::speed_source(false);
+  const int rc = pin::check_setaffinity();
+  std::string line = std::string("speed source ") + pin::to_string(speed.source) + " (" + speed.why +
+                     "), heartbeats when the application sends them; pthread_setaffinity_np " +
+                     (rc == 0 ? std::string("works") : std::string("fails: ") + std::strerror(rc)) + " on cores " +
+                     pin::format_cores(pin::allowed_cores());
+  std::string setting = "AUTOSCHED_PINNING unset: learn-o1 for a manager the application creates";
+  try {
+    if (auto o = pin::options_from_environment())
+      setting = std::string(pin::to_string(o->policy)) + " (AUTOSCHED_PINNING)";
+  } catch (const std::exception& e) {
+    setting = std::string("invalid: ") + e.what();
+  }
+  const pin::OpenMpBinding binding = pin::openmp_binding();
+  if (binding.bound) setting += "; off unless force=yes: " + binding.reason;
+  row("pinning", line);
+  row("  policy", setting);
 }
 
 void print_info() {
@@ -66,6 +93,8 @@ void print_info() {
   }
   const char* trace = std::getenv("AUTOSCHED_TRACE");
   row("trace", trace != nullptr && *trace != '\0' ? std::string(trace) + " (AUTOSCHED_TRACE)" : std::string("none"));
+
+  print_pinning();
 
   const std::string dropin = dropin_library();
   row("OpenMP drop-in", dropin.empty() ? std::string("libautosched-omp.so not found (set AUTOSCHED_OMP_LIBRARY)")
