@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
@@ -48,9 +49,16 @@ TEST(Affinity, PinsAnotherThreadByTidAndReadsItBack) {
   EXPECT_NE(std::find(listed.begin(), listed.end(), p::current_tid()), listed.end());
   done = true;
   t.join();
-  // Ended: an errno, not an exception. (A tid is reused only after the
-  // kernel cycles through pid_max, far beyond this test.)
-  EXPECT_EQ(p::pin_thread(tid, cores.front()), ESRCH);
+  // Ended: an errno, not an exception. join() returns when the kernel has
+  // cleared the thread's tid word, a moment before the task is gone, so the
+  // first calls may still succeed. (A tid is reused only after the kernel
+  // cycles through pid_max, far beyond this test.)
+  int rc = 0;
+  for (int i = 0; i < 10000 && rc == 0; ++i) {
+    rc = p::pin_thread(tid, cores.front());
+    if (rc == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(rc, ESRCH);
   error = 0;
   EXPECT_FALSE(p::thread_affinity(tid, &error).has_value());
   EXPECT_EQ(error, ESRCH);

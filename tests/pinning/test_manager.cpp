@@ -229,8 +229,10 @@ class Child {
   std::FILE* from_ = nullptr;
 };
 
-bool has_tid(const std::vector<p::ThreadView>& v, pid_t tid) {
-  return std::any_of(v.begin(), v.end(), [&](const p::ThreadView& t) { return t.tid == tid; });
+std::set<pid_t> tids_of(const std::vector<p::ThreadView>& v) {
+  std::set<pid_t> tids;
+  for (const auto& t : v) tids.insert(t.tid);
+  return tids;
 }
 
 TEST(PinningManager, ManagesAnotherProcessThroughProc) {
@@ -242,29 +244,37 @@ TEST(PinningManager, ManagesAnotherProcessThroughProc) {
   o.cores = first_cores(2);
   p::Manager pm(o);
   pm.step(0.1);
+  // The child's threads: its main thread, and under a sanitizer also the
+  // runtime's background thread, which may start only once the child
+  // creates a thread. So the checks follow the two known tids.
   auto view = pm.threads();
-  ASSERT_EQ(view.size(), 1u);
-  EXPECT_EQ(view[0].tid, main_tid);
-  EXPECT_NE(view[0].core, -1);  // pinned by tid in another process
-  EXPECT_EQ(p::thread_affinity(main_tid).value(), std::vector<int>{view[0].core});
+  ASSERT_TRUE(tids_of(view).count(main_tid) != 0);
+  for (const auto& t : view) {
+    EXPECT_NE(t.core, -1);  // pinned by tid in another process
+    EXPECT_EQ(p::thread_affinity(t.tid).value(), std::vector<int>{t.core});
+  }
 
   // A thread that appears late is picked up, and the strategies reset.
   const pid_t late = static_cast<pid_t>(std::stol(child.ask('t')));
   pm.step(0.1);
-  view = pm.threads();
-  EXPECT_EQ(view.size(), 2u);
-  EXPECT_TRUE(has_tid(view, late));
-  EXPECT_EQ(pm.resets(), 1u);
+  EXPECT_TRUE(tids_of(pm.threads()).count(late) != 0);
+  const auto resets = pm.resets();
+  EXPECT_GE(resets, 1u);
 
   // When it ends it is dropped (its /proc entry vanished, or pinning it
   // reported ESRCH), and the strategies reset again.
+  // The child's join() returns a moment before the kernel removes the
+  // task, so its /proc entry may linger for a few periods.
   ASSERT_EQ(child.ask('e'), "ended");
   pm.step(0.1);
-  pm.step(0.1);
-  view = pm.threads();
-  EXPECT_EQ(view.size(), 1u);
-  EXPECT_FALSE(has_tid(view, late));
-  EXPECT_EQ(pm.resets(), 2u);
+  for (int i = 0; i < 5000 && tids_of(pm.threads()).count(late) != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    pm.step(0.1);
+  }
+  const auto after = tids_of(pm.threads());
+  EXPECT_EQ(after.count(late), 0u);
+  EXPECT_EQ(after.count(main_tid), 1u);
+  EXPECT_GT(pm.resets(), resets);
 }
 
 TEST(PinningManager, LearnsToLeaveTheBusyCore) {
@@ -406,10 +416,13 @@ TEST(PinningManager, WritesItsTraceAsCsv) {
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "time_s,tid,source,speed,utility,average,wait_share,core");
+  // Built piecewise: g++ 12 warns falsely (-Wrestrict) on "," + to_string().
+  std::string tid_and_source = std::to_string(a.tid());
+  tid_and_source += ",cpu-time,";
   int rows = 0;
   while (std::getline(in, line)) {
     ++rows;
-    EXPECT_NE(line.find("," + std::to_string(a.tid()) + ",cpu-time,"), std::string::npos) << line;
+    EXPECT_NE(line.find(tid_and_source), std::string::npos) << line;
   }
   EXPECT_EQ(rows, 3);
 }

@@ -38,7 +38,13 @@ TEST(Speed, CpuClockAndSchedstatAdvanceWithWork) {
   spin_a_little();
   EXPECT_GT(p::thread_cpu_ns(pthread_self()).value(), *before);
   if (!stat_before) GTEST_SKIP() << "this kernel has no /proc/<pid>/task/<tid>/schedstat";
-  const auto stat_after = p::read_schedstat(0, p::current_tid());
+  // schedstat's run time is brought up to date at scheduler ticks and
+  // switches, not on every read: spin until it moves, bounded by CPU work.
+  auto stat_after = p::read_schedstat(0, p::current_tid());
+  for (int i = 0; i < 200 && stat_after && stat_after->run_ns == stat_before->run_ns; ++i) {
+    spin_a_little();
+    stat_after = p::read_schedstat(0, p::current_tid());
+  }
   ASSERT_TRUE(stat_after.has_value());
   EXPECT_GT(stat_after->run_ns, stat_before->run_ns);
   EXPECT_FALSE(p::read_schedstat(0, 0x3ffffff).has_value());
