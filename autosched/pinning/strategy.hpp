@@ -29,9 +29,10 @@
 namespace autosched::pinning {
 
 /// Learning parameters. The defaults are the values the authors shipped with
-/// their scheduler configuration (eps, lambda, h) and used in the logged ACO
-/// experiments (gamma), with a period and nu inside the range the reference
-/// recommends for 0.1-0.2 s sampling (spec/reference/mpi-pinning.md §3.2, §3.8).
+/// their scheduler configuration (eps, lambda, nu, h) and used in the logged
+/// ACO experiments (gamma); the period is longer than their 0.025 s because
+/// CPU-time shares over a few scheduler ticks are too noisy to learn from
+/// (spec/reference/mpi-pinning.md §3.2, §3.7, §3.8).
 struct Parameters {
   double eps = 0.05;     ///< reinforcement step, in (0, 1]
   double lambda = 0.02;  ///< probability of a uniform exploratory move, in [0, 1]
