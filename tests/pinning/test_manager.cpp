@@ -1,7 +1,7 @@
 // The Manager with real threads: the allowed cores are respected, threads
 // that end are dropped and new ones picked up (registered, and found in a
-// child process through /proc), the strategies reset when the set changes,
-// and with a busy core the learners move the workers to the free one. No
+// child process through /proc), the strategies reset when the set changes
+// (the learners leaving a busy core: test_convergence.cpp). No
 // test judges wall-clock time: periods are driven with step() and a given
 // elapsed time, or run for a while and judged by where threads were placed.
 #include <autosched/core/error.hpp>
@@ -275,68 +275,6 @@ TEST(PinningManager, ManagesAnotherProcessThroughProc) {
   EXPECT_EQ(after.count(late), 0u);
   EXPECT_EQ(after.count(main_tid), 1u);
   EXPECT_GT(pm.resets(), resets);
-}
-
-TEST(PinningManager, LearnsToLeaveTheBusyCore) {
-  const auto all = p::allowed_cores();
-  if (all.size() < 2) GTEST_SKIP() << "needs 2 allowed cores, this process has " << all.size();
-  const int free_core = all[0];
-  const int busy_core = all[1];
-  std::atomic<bool> stop{false};
-  // Three busy threads on one core: a worker there gets about a quarter of
-  // it, while the two workers together on the other core get half each. So
-  // each worker does better on the free core whatever the other one does.
-  std::vector<std::thread> load;
-  for (int i = 0; i < 3; ++i) {
-    load.emplace_back([&] {
-      (void)p::pin_thread(p::current_tid(), busy_core);
-      volatile double x = 1;
-      while (!stop.load(std::memory_order_relaxed)) x = x * 1.0000001 + 1e-9;
-    });
-  }
-  p::ManagerOptions o;
-  o.policy = p::Policy::learn_o1;
-  o.cores = {free_core, busy_core};
-  o.seed = 42;
-  o.parameters.eps = 0.2;  // the authors' code default: converges within the test's few seconds
-  o.parameters.period = 0.05;
-  o.parameters.uniform_start = true;  // no head start for either core
-  p::Manager pm(o);
-  std::atomic<int> registered{0};
-  std::vector<std::thread> workers;
-  for (int w = 0; w < 2; ++w) {
-    workers.emplace_back([&] {
-      auto me = pm.register_thread();
-      registered.fetch_add(1);
-      volatile double x = 1;
-      while (!stop.load(std::memory_order_relaxed)) {
-        for (int i = 0; i < 20000; ++i) x = x * 1.0000001 + 1e-9;
-        me.heartbeat();
-      }
-    });
-  }
-  while (registered.load() < 2) std::this_thread::yield();
-  pm.start();
-  std::this_thread::sleep_for(std::chrono::seconds(4));  // about 80 periods; not a timing check
-  pm.stop();
-  stop = true;
-  for (auto& t : workers) t.join();
-  for (auto& t : load) t.join();
-
-  const auto rows = pm.trace();
-  ASSERT_FALSE(rows.empty());
-  const double end = rows.back().time;
-  int on_free = 0, total = 0;
-  for (const auto& r : rows) {
-    if (r.time < end / 2) continue;
-    ++total;
-    on_free += r.core == free_core ? 1 : 0;
-  }
-  ASSERT_GT(total, 10) << "the manager ran too few periods to judge";
-  const double share = static_cast<double>(on_free) / total;
-  EXPECT_GT(share, 0.6) << on_free << " of " << total << " thread-periods in the second half on the free core";
-  std::printf("[ info ] second half on the free core: %d of %d thread-periods (%.2f), %llu periods\n", on_free, total,
-              share, static_cast<unsigned long long>(pm.periods()));
 }
 
 TEST(PinningManager, AutopinMovesThroughItsCandidates) {
