@@ -10,6 +10,7 @@
 # Usage: bench/dag/policy.sh <out_dir>      (docs/results/dag/policy holds the last run)
 #   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build directory
 #   SAMPLES=<n>                noise samples per point (default 100)
+#   ONLY="qr ..."              tables of these models only (after retraining one)
 #   PART=tables|acceptance|inference   only that part (acceptance: rebuild acceptance.md from
 #                              the tables; the inference timing wants a quiet machine)
 set -euo pipefail
@@ -32,10 +33,14 @@ bench() {  # <dir> <graph> <tiles> <platforms> <model>
     --seed 1 --jobs 2 --no-progress --out "$out/$1" >/dev/null
 }
 if [[ $part == all || $part == tables ]]; then
-for family in cholesky lu qr; do
-  bench "$family" "$family" 4,6,8,10,12,14,16 2cpu+2gpu "$models/$family.model"
+for name in ${ONLY:-cholesky lu qr cholesky-platforms}; do
+  case $name in
+    cholesky | lu | qr) bench "$name" "$name" 4,6,8,10,12,14,16 2cpu+2gpu "$models/$name.model" ;;
+    cholesky-platforms)
+      bench cholesky-platforms cholesky 4,8,12,16 2cpu+2gpu,4cpu,4gpu,3cpu+1gpu "$models/cholesky-platforms.model" ;;
+    *) echo "policy.sh: ONLY names cholesky, lu, qr or cholesky-platforms, not '$name'" >&2; exit 2 ;;
+  esac
 done
-bench cholesky-platforms cholesky 4,8,12,16 2cpu+2gpu,4cpu,4gpu,3cpu+1gpu "$models/cholesky-platforms.model"
 fi
 if [[ $part != inference ]]; then
 
