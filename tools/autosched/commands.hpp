@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace autosched::cli {
 
@@ -13,9 +14,13 @@ void add_campaign_commands(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_dag_command(CLI::App& app);
-/// For `autosched run … -- program args`: keeps what follows `--` for the run
+void add_pin_command(CLI::App& app);
+/// For `autosched run|pin … -- program args`: keeps what follows `--` for the
 /// command and returns the argc CLI11 should parse.
 int set_aside_run_program(int argc, char** argv);
+/// The program and its arguments set aside above (CLI11 would take them for
+/// the tool's own options); empty when there was no `--`.
+std::vector<std::string>& program_after_separator();
 /// Path of libautosched-omp.so for `autosched run`, or empty when not found.
 std::string dropin_library();
 /// readys:<model> in the dag commands, when the learned policy is built:

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   autosched::cli::add_campaign_commands(app);
   autosched::cli::add_run_command(app);
   autosched::cli::add_dag_command(app);
+  autosched::cli::add_pin_command(app);
   autosched::cli::set_command_line(argc, argv);
   autosched::cli::register_learned_plugin();  // readys:<model> in the dag commands, when built
   try {

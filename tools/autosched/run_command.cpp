@@ -43,14 +43,12 @@ std::string dropin_library() {
   return {};
 }
 
-namespace {
-
-/// The program and its arguments after `run … --`, set aside before CLI11
-/// parses (it would take them for the tool's own positionals).
 std::vector<std::string>& program_after_separator() {
   static std::vector<std::string> tail;
   return tail;
 }
+
+namespace {
 
 struct RunOptions {
   std::string schedule;
@@ -85,7 +83,7 @@ struct RunOptions {
 }  // namespace
 
 int set_aside_run_program(int argc, char** argv) {
-  if (argc < 2 || std::strcmp(argv[1], "run") != 0) return argc;
+  if (argc < 2 || (std::strcmp(argv[1], "run") != 0 && std::strcmp(argv[1], "pin") != 0)) return argc;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--") == 0) {
       for (int j = i + 1; j < argc; ++j) program_after_separator().emplace_back(argv[j]);

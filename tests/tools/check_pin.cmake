@@ -1,0 +1,54 @@
+# `autosched pin`: launching a program (its exit status comes back, a thread
+# it starts late is managed and traced), attaching to a running one with
+# --pid, and the rejected inputs. Nothing here judges time.
+set(dir ${WORK}/pin-check)
+file(REMOVE_RECURSE ${dir})
+file(MAKE_DIRECTORY ${dir})
+unset(ENV{AUTOSCHED_PINNING})
+unset(ENV{OMP_PROC_BIND})
+unset(ENV{OMP_PLACES})
+
+include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
+
+# The trace lists tid `tid` (second column) at least once.
+function(expect_traced csv tid)
+  file(READ ${csv} trace)
+  expect("${trace}" "^time_s,tid,source,speed,utility,average,wait_share,core\n")
+  expect("${trace}" "\n[0-9.e+-]+,${tid},")
+endfunction()
+
+# Launch: the probe starts its thread 0.3 s in, spins 1 s, exits 3.
+run(3 ${CLI} pin --policy learn --seed 7 --trace ${dir}/launch.csv -- ${PROBE} 0.3 1.0 3)
+expect("${out}" "late tid [0-9]+")
+string(REGEX MATCH "late tid ([0-9]+)" _ "${out}")
+expect_traced(${dir}/launch.csv ${CMAKE_MATCH_1})
+expect("${err}" "autosched pin: '.*pin_probe' exited 3, policy learn-o1: [0-9]+ periods, [0-9]+ threads seen, [0-9]+ moves")
+
+# Other policies and options reach the manager.
+run(0 ${CLI} pin --policy round-robin --trace ${dir}/rr.csv -- ${PROBE} 0 0.3 0)
+expect("${err}" "policy round-robin")
+run(0 ${CLI} pin --objective o2 --options eps=0.05,period=0.05 -- ${PROBE} 0 0.3 0)
+expect("${err}" "policy learn-o2")
+
+# Attach: a shell starts the probe in the background and hands its pid over;
+# the tool follows it until it ends.
+run(0 sh -c "${PROBE} 0.3 1.0 0 & ${CLI} pin --pid $! --policy off --trace ${dir}/attach.csv; wait $!")
+string(REGEX MATCH "late tid ([0-9]+)" _ "${out}")
+expect_traced(${dir}/attach.csv ${CMAKE_MATCH_1})
+expect("${err}" "autosched pin: pid [0-9]+ ended, policy off")
+
+# Bad input, each rejected naming what was wrong.
+run(105 ${CLI} pin --policy frob -- ${PROBE} 0 0 0)
+expect("${err}" "--policy: frob not in")
+run(1 ${CLI} pin --options eps=2 -- ${PROBE} 0 0 0)
+expect("${err}" "pin --policy/--options.*eps")
+run(1 ${CLI} pin --options nonsense -- ${PROBE} 0 0 0)
+expect("${err}" "nonsense")
+run(1 ${CLI} pin --policy autopin --objective o2 -- ${PROBE} 0 0 0)
+expect("${err}" "--objective=o2 applies to the learning policy")
+run(1 ${CLI} pin --policy learn)
+expect("${err}" "name the program to manage")
+run(1 ${CLI} pin --pid 999999999)
+expect("${err}" "--pid=999999999: no such running process")
+run(1 ${CLI} pin -- ${dir}/no-such-program)
+expect("${err}" "cannot start '.*no-such-program': No such file")
