@@ -8,14 +8,24 @@
 // Self-checking: the best sequence must be a permutation of the jobs whose
 // recomputed cost is the reported one (exit 1 otherwise); --check runs a tiny
 // instance and compares with the brute-force optimum.
+//
+// --pinning runs the autosched pinning manager inside the app, the workers
+// beating once per ant (docs/pinning-bench.md).
 #include "colony.hpp"
 #include "smtwtp.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/pinning/manager.hpp>
+#include <autosched/pinning/options.hpp>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -70,7 +80,11 @@ void print_help() {
       "  --verbose           one line per iteration: its wall time and the best cost so far\n"
       "  --trace FILE        CSV, one row per thread per iteration\n"
       "  --output-json FILE  completion time, best cost, per-thread times\n"
-      "  --check             tiny instance (%d jobs unless --jobs <= 10) against brute force\n",
+      "  --check             tiny instance (%d jobs unless --jobs <= 10) against brute force\n"
+      "pinning (docs/pinning.md):\n"
+      "  --pinning P         run the pinning manager: learn|o1|o2|round-robin|autopin|off\n"
+      "                      [,key=value...]; off measures only (default: AUTOSCHED_PINNING)\n"
+      "  --pinning-trace F   the manager's trace, one row per thread per period\n",
       program, program, default_jobs, default_ants, default_threads, default_iterations, default_work_scale,
       check_jobs);
 }
@@ -107,16 +121,29 @@ std::uint64_t parse_seed(const std::string& option, const std::string& text) {
   return v;
 }
 
-// Thread pinning (issue 16) hooks in through aco::Progress, e.g. with the
-// autosched/pinning C++ API:
-//   struct PinnedProgress final : aco::Progress {
-//     autosched::pinning::Manager& manager;
-//     std::vector<autosched::pinning::Handle> handles;  // one per thread
-//     void thread_started(int t) override { handles[t] = manager.register_thread(); }
-//     void work_done(int t) override { handles[t].heartbeat(); }
-//     void thread_finished(int t) override { handles[t] = {}; }
-//   };
-// and run_colony(instance, params, &pinned) below instead of nullptr.
+// Thread pinning (issue 16): every worker registers with the manager and
+// beats once per ant, so the manager learns from ants per second.
+class PinnedProgress final : public aco::Progress {
+ public:
+  PinnedProgress(autosched::pinning::Manager& manager, int threads) : manager_(manager), handles_(threads) {}
+  void thread_started(int t) override { handles_[t] = manager_.register_thread(); }
+  void work_done(int t) override { handles_[t].heartbeat(); }
+  void thread_finished(int t) override { handles_[t].unregister(); }
+
+ private:
+  autosched::pinning::Manager& manager_;
+  std::vector<autosched::pinning::ThreadRegistration> handles_;
+};
+
+/// The manager's options from --pinning, else AUTOSCHED_PINNING, else none.
+std::optional<autosched::pinning::ManagerOptions> pinning_options(const std::string& given) {
+  try {
+    if (!given.empty()) return autosched::pinning::parse_options(given, "--pinning");
+    return autosched::pinning::options_from_environment();
+  } catch (const autosched::Error& e) {
+    usage_error(e.what());
+  }
+}
 
 bool write_trace(const std::string& path, const aco::Result& r) {
   std::FILE* f = std::fopen(path.c_str(), "w");
@@ -177,14 +204,15 @@ int main(int argc, char** argv) {
   int jobs = default_jobs;
   double tf = 0.6, rdd = 0.6;
   std::uint64_t instance_seed = 1;
-  std::string instance_path, trace_path, json_path;
+  std::string instance_path, trace_path, json_path, pinning_text, pinning_trace_path;
   bool check = false;
   std::set<std::string> given;
 
   const std::set<std::string> flags = {"verbose", "check", "help"};
-  const std::set<std::string> valued = {"jobs",    "tf",         "rdd",        "instance-seed", "instance",   "ants",
-                                        "threads", "iterations", "seed",       "alpha",         "beta",       "rho",
-                                        "q0",      "deposit",    "work-scale", "trace",         "output-json"};
+  const std::set<std::string> valued = {"jobs",  "tf",          "rdd",        "instance-seed", "instance",
+                                        "ants",  "threads",     "iterations", "seed",          "alpha",
+                                        "beta",  "rho",         "q0",         "deposit",       "work-scale",
+                                        "trace", "output-json", "pinning",    "pinning-trace"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h") arg = "--help";
@@ -248,6 +276,10 @@ int main(int argc, char** argv) {
       trace_path = value;
     else if (option == "output-json")
       json_path = value;
+    else if (option == "pinning")
+      pinning_text = value;
+    else if (option == "pinning-trace")
+      pinning_trace_path = value;
     else if (option == "deposit") {
       if (value == "best-so-far")
         params.deposit = aco::Deposit::best_so_far;
@@ -278,7 +310,19 @@ int main(int argc, char** argv) {
               params.ants, params.iterations, params.work_scale, params.threads,
               static_cast<unsigned long long>(params.seed));
   std::fflush(stdout);
-  const aco::Result result = aco::run_colony(instance, params, nullptr);
+  const auto pinning = pinning_options(pinning_text);
+  if (!pinning_trace_path.empty() && !pinning) usage_error("--pinning-trace needs --pinning (or AUTOSCHED_PINNING)");
+  std::unique_ptr<autosched::pinning::Manager> manager;
+  std::unique_ptr<PinnedProgress> progress;
+  if (pinning) {
+    manager = std::make_unique<autosched::pinning::Manager>(*pinning);
+    progress = std::make_unique<PinnedProgress>(*manager, params.threads);
+    std::printf("pinning: %s\n", manager->status().c_str());
+    std::fflush(stdout);
+    manager->start();
+  }
+  const aco::Result result = aco::run_colony(instance, params, progress.get());
+  if (manager) manager->stop();
 
   double completion = 0;
   for (const double t : result.thread_finish_s) completion = std::max(completion, t);
@@ -308,6 +352,14 @@ int main(int argc, char** argv) {
   if (!trace_path.empty() && !write_trace(trace_path, result)) {
     std::fprintf(stderr, "%s: --trace=%s: cannot write this file\n", program, trace_path.c_str());
     rc = 1;
+  }
+  if (manager && !pinning_trace_path.empty()) {
+    std::ofstream out(pinning_trace_path);
+    manager->write_trace_csv(out);
+    if (!out) {
+      std::fprintf(stderr, "%s: --pinning-trace=%s: cannot write this file\n", program, pinning_trace_path.c_str());
+      rc = 1;
+    }
   }
   if (!json_path.empty() && !write_json(json_path, instance, params, result, completion, verified, optimum)) {
     std::fprintf(stderr, "%s: --output-json=%s: cannot write this file\n", program, json_path.c_str());

@@ -4,6 +4,7 @@
 # -DWORK=<scratch folder>. Judges results only, never time.
 include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
 file(MAKE_DIRECTORY ${WORK})
+unset(ENV{AUTOSCHED_PINNING})
 
 # Tiny instance: ACO's best is a valid sequence, never below the optimum.
 foreach(seed 1 2 3)
@@ -83,3 +84,24 @@ file(WRITE ${WORK}/aco-instance.txt "4\n3 2 4 1\n1 2 1 3\n2 3 9 1\n")
 run(0 ${APP} --instance ${WORK}/aco-instance.txt --ants 4 --threads 2 --iterations 5 --work-scale 1)
 expect("${out}" "4 jobs, 4 ants x 5 iterations")
 expect("${out}" "verified: permutation of 4 jobs")
+
+# Pinning inside the app: --pinning runs a manager (its status line, its
+# trace), AUTOSCHED_PINNING stands in when the option is absent, and bad
+# settings exit 2 naming where they came from.
+set(small --jobs 30 --ants 6 --threads 3 --iterations 20 --work-scale 2)
+run(0 ${APP} ${small} --pinning o1,period=0.01,seed=3 --pinning-trace ${WORK}/aco-pinning.csv)
+expect("${out}" "pinning: policy learn-o1 on cores [0-9]")
+expect("${out}" "verified: permutation of 30 jobs")
+file(READ ${WORK}/aco-pinning.csv pinning_trace)
+expect("${pinning_trace}" "^time_s,tid,source,speed,utility,average,wait_share,core\n")
+set(ENV{AUTOSCHED_PINNING} off)
+run(0 ${APP} ${small})
+expect("${out}" "pinning: policy off on cores")
+set(ENV{AUTOSCHED_PINNING} frob)
+run(2 ${APP} ${small})
+expect("${err}" "AUTOSCHED_PINNING.*frob")
+unset(ENV{AUTOSCHED_PINNING})
+run(2 ${APP} --pinning learn,eps=7)
+expect("${err}" "--pinning.*eps")
+run(2 ${APP} --pinning-trace ${WORK}/unused.csv)
+expect("${err}" "--pinning-trace needs --pinning")
