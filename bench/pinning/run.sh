@@ -15,7 +15,7 @@
 # Writes <out_dir>/runs.csv (scenario,policy,way,run,completion_s),
 # summary.md (mean ± s.d. per cell and the change vs os), traces/ (the
 # manager's trace of every run) and o1-trace.svg (one o1 run's per-thread
-# running-average utility and chosen core over time).
+# running-average utility and chosen core over time; its data in o1-trace.dat).
 #   RUNS=<n>            repetitions per cell (default 5)
 #   SCENARIOS, POLICIES, WAYS  subsets, space-separated (defaults: all;
 #                       ways: inside outside)
@@ -168,19 +168,23 @@ if [[ -z $picture ]]; then
 elif ! command -v gnuplot >/dev/null; then
   echo "run.sh: gnuplot not found, no picture" >&2
 else
+  # One block per thread (gnuplot's index), in the trace's column order.
+  data=$out/o1-trace.dat
+  awk -F, 'NR > 1 { rows[$2] = rows[$2] $1 " " $6 " " $8 "\n"; if (!seen[$2]++) order[++n] = $2 }
+    END { for (i = 1; i <= n; i++) printf "# tid %s\n%s\n\n", order[i], rows[order[i]] }' "$picture" >"$data"
   tids=$(awk -F, 'NR > 1 && !seen[$2]++ { printf "%s ", $2 }' "$picture")
   gnuplot <<EOF
 set terminal svg size 900,700
 set output "$out/o1-trace.svg"
-set datafile separator ","
 set key outside right
 set multiplot layout 2,1 title "$(basename "$picture" .csv): learning manager, objective o1"
 set ylabel "running average utility"
-plot for [t in "$tids"] "$picture" using 1:(strcol(2) eq t ? \$6 : NaN) with lines title "tid ".t
+plot for [i = 1:words("$tids")] "$data" index i - 1 using 1:2 with lines title "tid ".word("$tids", i)
 set xlabel "time (s)"
-set ylabel "core"
+set ylabel "core (-1: not pinned; threads offset)"
 set ytics 1
-plot for [t in "$tids"] "$picture" using 1:(strcol(2) eq t && \$8 >= 0 ? \$8 : NaN) with steps title "tid ".t
+set offsets 0, 0, 0.4, 0.3
+plot for [i = 1:words("$tids")] "$data" index i - 1 using 1:(\$3 + 0.04 * (i - 1)) with steps title "tid ".word("$tids", i)
 unset multiplot
 EOF
   drawn=", $out/o1-trace.svg"
