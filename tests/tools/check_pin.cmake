@@ -37,6 +37,18 @@ string(REGEX MATCH "late tid ([0-9]+)" _ "${out}")
 expect_traced(${dir}/attach.csv ${CMAKE_MATCH_1})
 expect("${err}" "autosched pin: pid [0-9]+ ended, policy off")
 
+# SIGTERM to the tool reaches the program: the probe (20 s of work) dies of
+# it and the tool exits 128+15. The signal is sent once the probe has
+# printed, when the tool's handlers are surely in place.
+run(143 sh -c "${CLI} pin -- ${PROBE} 0 20 0 >${dir}/term.out 2>${dir}/term.err & p=$!
+  until grep -q 'late tid' ${dir}/term.out
+  do sleep 0.05
+  done
+  kill -TERM $p
+  wait $p")  # no semicolons: CMake would split the script at them
+file(READ ${dir}/term.err term_err)
+expect("${term_err}" "autosched pin: '.*pin_probe' exited 143")
+
 # Bad input, each rejected naming what was wrong.
 run(105 ${CLI} pin --policy frob -- ${PROBE} 0 0 0)
 expect("${err}" "--policy: frob not in")
