@@ -163,15 +163,21 @@ void Instance::run_worker(D& d, int tid, const ChunkBody& body) noexcept {
   threads_[tid].stats = st;
 }
 
-void Instance::work(int tid, const ChunkBody& body) noexcept {
+std::int64_t Instance::work(int tid, const ChunkBody& body) noexcept {
+  std::int64_t iterations = 0;
   std::visit(
       [&](auto& d) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) run_worker(d, tid, body);
+        if constexpr (!std::is_same_v<std::decay_t<decltype(d)>, std::monostate>) {
+          run_worker(d, tid, body);
+          // Our own slot, just written by this thread: safe to read until we report done.
+          iterations = threads_[tid].stats.iterations;
+        }
       },
       dispenser_);
   // acq_rel: the closing thread sees every worker's stats and dispenser writes.
   const int p = p_;
   if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this);
+  return iterations;
 }
 
 void Instance::finish_worker(int tid, const ThreadStats& stats) noexcept {

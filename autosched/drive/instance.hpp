@@ -30,8 +30,10 @@ class Instance {
   /// Runs worker `tid`'s share through `body`; the last worker to finish
   /// closes the instance. In a joined team each thread passes its own body:
   /// it may capture thread-private variables, and with nowait another
-  /// thread's body object may already be gone.
-  void work(int tid, const ChunkBody& body) noexcept;
+  /// thread's body object may already be gone. Returns the number of
+  /// iterations this worker ran (its ThreadStats::iterations), read before
+  /// the instance can close: afterwards it may be recycled.
+  std::int64_t work(int tid, const ChunkBody& body) noexcept;
   /// The first exception a body threw, once it is visible to this thread.
   [[nodiscard]] std::exception_ptr error() const noexcept;
   /// Records `e` as the instance's error (the first one wins) and stops
