@@ -4,6 +4,7 @@
 // loop (open a team, join the enclosing one, run alone) and hands each
 // thread its share.
 #include <autosched/loops/detail/loop_call.hpp>
+#include <autosched/loops/team_pinning.hpp>
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
@@ -29,11 +30,14 @@ namespace {
 /// deeper level) work-shares with that region's team, like any other.
 thread_local int body_level = -1;
 
-/// Runs this thread's share of `inst` with body_level marking the body's level.
-void work(drive::Instance& inst, int tid, const LoopCall& call) {
+/// Runs this thread's share of `inst` with body_level marking the body's
+/// level; with the teams' pinning manager (AUTOSCHED_PINNING), then reports
+/// the iterations it ran to it (once per instance, not per chunk).
+void work(drive::Instance& inst, int tid, const LoopCall& call, pinning::Manager* pm) {
   const int outer = std::exchange(body_level, omp_get_level());
-  inst.work(tid, drive::ChunkBody{call.run, call.run_sequence, call.body});
+  const std::int64_t iterations = inst.work(tid, drive::ChunkBody{call.run, call.run_sequence, call.body});
   body_level = outer;
+  if (pm != nullptr) team_thread_done(*pm, iterations);
 }
 
 drive::OpenRequest request(const LoopCall& call, std::int64_t n, int p) {
@@ -57,10 +61,10 @@ std::string_view loop_id(const LoopCall& call, char (&buffer)[512]) {
 }
 
 /// The calling thread opens a team of `p` (or runs alone when p = 1).
-void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p) {
+void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p, pinning::Manager* pm) {
   drive::Instance* inst = loop.open(request(call, n, p));
   if (p == 1) {
-    work(*inst, 0, call);
+    work(*inst, 0, call, pm);
   } else {
     const int planned = p;
 #pragma omp parallel num_threads(p)
@@ -71,7 +75,7 @@ void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p) {
 #pragma omp single
         loop.reopen(*inst, team);
       }
-      work(*inst, omp_get_thread_num(), call);  // an opened team shares the caller's body
+      work(*inst, omp_get_thread_num(), call, pm);  // an opened team shares the caller's body
     }
   }
   std::exception_ptr error = inst->error();
@@ -80,7 +84,7 @@ void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p) {
 }
 
 /// Every thread of the enclosing team calls this (work-sharing).
-void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n) {
+void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, pinning::Manager* pm) {
   drive::Instance* inst = nullptr;
   std::exception_ptr open_error;
 #pragma omp single copyprivate(inst, open_error)
@@ -92,7 +96,7 @@ void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n) {
     }
   }
   if (open_error) std::rethrow_exception(open_error);
-  work(*inst, omp_get_thread_num(), call);  // this thread's own body
+  work(*inst, omp_get_thread_num(), call, pm);  // this thread's own body
   if (!call.options->nowait) {
 #pragma omp barrier
   }
@@ -115,6 +119,9 @@ void run_loop(const LoopCall& call) {
                                 "0 (OpenMP's default) or a team size in [1, " + std::to_string(max_workers) + "]"));
   }
   session::start();
+  // Every thread of a joined team makes this call itself; an opened team's
+  // threads read the pointer the caller got before the fork.
+  pinning::Manager* const pm = start_team_pinning();
   const std::int64_t n = span > 0 ? static_cast<std::int64_t>(span) : 0;
   char buffer[512];
   drive::Loop& loop = drive::loop(loop_id(call, buffer));
@@ -122,13 +129,13 @@ void run_loop(const LoopCall& call) {
   const bool join =
       o.team == Team::join || (o.team == Team::automatic && omp_in_parallel() && omp_get_level() > body_level);
   if (join) {
-    join_team(loop, call, n);
+    join_team(loop, call, n, pm);
     return;
   }
   int p = o.threads > 0 ? o.threads : omp_get_max_threads();
   // With nested parallelism exhausted the runtime would give one thread anyway.
   if (omp_get_active_level() >= omp_get_max_active_levels()) p = 1;
-  open_team(loop, call, n, std::min(p, max_workers));
+  open_team(loop, call, n, std::min(p, max_workers), pm);
 }
 
 }  // namespace autosched::detail

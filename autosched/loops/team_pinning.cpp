@@ -1,0 +1,170 @@
+// AUTOSCHED_PINNING for the loop runtime's OpenMP teams (team_pinning.hpp).
+//
+// Speed signal. The pinning manager judges a thread by its heartbeat rate
+// once it sends heartbeats, else by its CPU share. A team thread beats once
+// per loop instance, with the number of iterations it ran in that instance,
+// after its share is done: the driver counts a worker's iterations anyway
+// (ThreadStats::iterations), so this costs one relaxed atomic add per thread
+// per instance and nothing per chunk (the dispatch path stays at about one
+// atomic per chunk). Beating per chunk would be finer grained but would add
+// work to every chunk; busy time is only measured when chunks are timed, so
+// it is not available to every schedule. Iterations per second measure what
+// the manager wants under the self-scheduling techniques (a thread on a
+// crowded core takes fewer chunks); under a static schedule every thread
+// runs the same share, so the rate tells threads apart only through how long
+// the slowest one holds up each instance.
+#include <autosched/loops/team_pinning.hpp>
+
+#include <autosched/core/environment.hpp>
+#include <autosched/core/error.hpp>
+#include <autosched/pinning/options.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace autosched {
+
+namespace {
+
+/// What the first parallel loop made of AUTOSCHED_PINNING; created once,
+/// never destroyed (loops may run during static destruction).
+struct TeamPinning {
+  std::string summary;                  ///< for loop_pinning_status()
+  pinning::Manager* manager = nullptr;  ///< running; leaked, stopped at exit
+  pid_t owner = 0;                      ///< the process that started it
+};
+
+std::atomic<const TeamPinning*> published{nullptr};
+std::atomic<int> registered_threads{0};
+
+/// This thread's registration with the teams' manager; its destructor, at
+/// thread exit, unregisters (a registration may outlive its manager).
+thread_local pinning::ThreadRegistration registration;
+thread_local bool registration_tried = false;
+
+std::string setting_text(const std::optional<std::string>& value) {
+  return value ? "AUTOSCHED_PINNING=" + *value : std::string("AUTOSCHED_PINNING unset");
+}
+
+void stop_at_exit() noexcept {
+  const TeamPinning* t = published.load(std::memory_order_acquire);
+  // A forked child inherits this handler but not the manager thread: it must
+  // not try to join a thread that does not exist in it.
+  if (t == nullptr || t->manager == nullptr || t->owner != ::getpid()) return;
+  try {
+    t->manager->stop();
+  } catch (...) {
+    // Exit goes on; the thread is gone with the process anyway.
+  }
+}
+
+/// Reads the variable and starts the manager; never throws past the
+/// allocation of the result.
+std::unique_ptr<TeamPinning> start() {
+  auto t = std::make_unique<TeamPinning>();
+  std::optional<std::string> value;
+  try {
+    value = environment::get("AUTOSCHED_PINNING");
+    const std::optional<pinning::ManagerOptions> options = pinning::options_from_environment();
+    if (!options) {
+      t->summary = setting_text(value) + ": the loop runtime's teams are not pinned";
+      return t;
+    }
+    if (options->policy == pinning::Policy::off) {
+      t->summary = setting_text(value) + ": off, the loop runtime's teams are not pinned";
+      return t;
+    }
+    auto manager = std::make_unique<pinning::Manager>(*options);  // warns itself about an OpenMP binding
+    if (manager->policy() == pinning::Policy::off) {
+      t->summary = setting_text(value) + ": not started for the loop runtime's teams; " + manager->status();
+      return t;
+    }
+    manager->start();
+    t->summary = setting_text(value) + ": " + manager->status();
+    t->manager = manager.release();
+    t->owner = ::getpid();
+    // Registered after start(): handlers run in reverse order, so this one
+    // runs before the destructors of statics the start created.
+    if (std::atexit(stop_at_exit) != 0) {
+      detail::warn("AUTOSCHED_PINNING: could not register the pinning manager's stop at exit");
+    }
+  } catch (const std::exception& e) {
+    t->summary =
+        setting_text(value) + " could not be applied (" + e.what() + "); the loop runtime's teams are not pinned";
+    std::string message = e.what();
+    if (message.find("AUTOSCHED_PINNING") == std::string::npos) message = setting_text(value) + ": " + message;
+    detail::warn(message + "; the loop runtime's teams run unpinned");
+  }
+  return t;
+}
+
+}  // namespace
+
+pinning::Manager* loop_pinning_manager() noexcept {
+  const TeamPinning* t = published.load(std::memory_order_acquire);
+  return t != nullptr ? t->manager : nullptr;
+}
+
+std::string loop_pinning_status() {
+  const TeamPinning* t = published.load(std::memory_order_acquire);
+  if (t == nullptr) {
+    const auto value = environment::get("AUTOSCHED_PINNING");
+    std::string what;
+    try {
+      const auto options = pinning::options_from_environment();
+      if (!options || options->policy == pinning::Policy::off) {
+        what = "the loop runtime's teams will not be pinned";
+      } else {
+        what = std::string(pinning::to_string(options->policy)) +
+               " for the loop runtime's teams, started at the first parallel loop";
+      }
+    } catch (const std::exception& e) {
+      what = std::string("invalid (") + e.what() + "); the loop runtime's teams will run unpinned";
+    }
+    return setting_text(value) + ": " + what;
+  }
+  std::string line = t->summary;
+  if (t->manager != nullptr) {
+    line += "; " + std::to_string(registered_threads.load(std::memory_order_relaxed)) + " team threads registered, " +
+            std::to_string(t->manager->periods()) + " periods";
+  }
+  return line;
+}
+
+namespace detail {
+
+pinning::Manager* start_team_pinning() noexcept {
+  if (const TeamPinning* t = published.load(std::memory_order_acquire)) return t->manager;
+  static std::mutex* once = new std::mutex;  // never destroyed, like the state it guards
+  try {
+    std::lock_guard lock(*once);
+    if (const TeamPinning* t = published.load(std::memory_order_relaxed)) return t->manager;
+    const TeamPinning* t = start().release();
+    published.store(t, std::memory_order_release);
+    return t->manager;
+  } catch (...) {
+    return nullptr;  // out of memory: this loop runs unpinned, the next one tries again
+  }
+}
+
+void team_thread_done(pinning::Manager& manager, std::int64_t iterations) noexcept {
+  if (!registration_tried) {
+    registration_tried = true;
+    try {
+      registration = manager.register_thread();
+      registered_threads.fetch_add(1, std::memory_order_relaxed);
+    } catch (...) {
+      // Out of memory: this thread stays unmanaged; its loops are not affected.
+    }
+  }
+  if (iterations > 0) registration.heartbeat(static_cast<std::uint64_t>(iterations));
+}
+
+}  // namespace detail
+}  // namespace autosched
