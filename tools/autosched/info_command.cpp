@@ -6,8 +6,8 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/version.hpp>
+#include <autosched/loops/team_pinning.hpp>
 #include <autosched/pinning/affinity.hpp>
-#include <autosched/pinning/options.hpp>
 #include <autosched/pinning/speed.hpp>
 #include <autosched/select/schedule_environment.hpp>
 #include <autosched/store/store.hpp>
@@ -43,17 +43,13 @@ void print_pinning() {
                      "), heartbeats when the application sends them; pthread_setaffinity_np " +
                      (rc == 0 ? std::string("works") : std::string("fails: ") + std::strerror(rc)) + " on cores " +
                      pin::format_cores(pin::allowed_cores());
-  std::string setting = "AUTOSCHED_PINNING unset: learn-o1 for a manager the application creates";
-  try {
-    if (auto o = pin::options_from_environment())
-      setting = std::string(pin::to_string(o->policy)) + " (AUTOSCHED_PINNING)";
-  } catch (const std::exception& e) {
-    setting = std::string("invalid: ") + e.what();
-  }
+  // What the loop runtime's OpenMP teams do with AUTOSCHED_PINNING (no loop
+  // has run here, so this says what the first one would start).
+  std::string setting = autosched::loop_pinning_status();
   const pin::OpenMpBinding binding = pin::openmp_binding();
   if (binding.bound) setting += "; off unless force=yes: " + binding.reason;
   row("pinning", line);
-  row("  policy", setting);
+  row("  loop teams", setting);
 }
 
 void print_info() {
