@@ -19,6 +19,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/pinning/options.hpp>
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 
 namespace autosched {
@@ -42,11 +44,25 @@ struct TeamPinning {
 
 std::atomic<const TeamPinning*> published{nullptr};
 std::atomic<int> registered_threads{0};
+/// Set in a child forked after the manager started: the child has no manager
+/// thread, and another thread of the parent may have held the registry's lock
+/// at the fork, so the child's loops leave the manager alone.
+std::atomic<bool> forked_child{false};
 
 /// This thread's registration with the teams' manager; its destructor, at
 /// thread exit, unregisters (a registration may outlive its manager).
 thread_local pinning::ThreadRegistration registration;
 thread_local bool registration_tried = false;
+
+/// pthread_atfork child handler: the forking thread (the child's only one)
+/// gives up its registration without touching the registry, whose lock may
+/// be held by a thread that does not exist in the child: the handle is moved
+/// into storage that is never destroyed.
+void forget_in_child() noexcept {
+  forked_child.store(true, std::memory_order_relaxed);
+  alignas(pinning::ThreadRegistration) static unsigned char abandoned[sizeof(pinning::ThreadRegistration)];
+  ::new (static_cast<void*>(abandoned)) pinning::ThreadRegistration(std::move(registration));
+}
 
 std::string setting_text(const std::optional<std::string>& value) {
   return value ? "AUTOSCHED_PINNING=" + *value : std::string("AUTOSCHED_PINNING unset");
@@ -94,6 +110,9 @@ std::unique_ptr<TeamPinning> start() {
     if (std::atexit(stop_at_exit) != 0) {
       detail::warn("AUTOSCHED_PINNING: could not register the pinning manager's stop at exit");
     }
+    if (::pthread_atfork(nullptr, nullptr, forget_in_child) != 0) {
+      detail::warn("AUTOSCHED_PINNING: could not register the pinning manager's fork handler");
+    }
   } catch (const std::exception& e) {
     t->summary =
         setting_text(value) + " could not be applied (" + e.what() + "); the loop runtime's teams are not pinned";
@@ -107,6 +126,7 @@ std::unique_ptr<TeamPinning> start() {
 }  // namespace
 
 pinning::Manager* loop_pinning_manager() noexcept {
+  if (forked_child.load(std::memory_order_relaxed)) return nullptr;
   const TeamPinning* t = published.load(std::memory_order_acquire);
   return t != nullptr ? t->manager : nullptr;
 }
@@ -140,6 +160,7 @@ std::string loop_pinning_status() {
 namespace detail {
 
 pinning::Manager* start_team_pinning() noexcept {
+  if (forked_child.load(std::memory_order_relaxed)) return nullptr;
   if (const TeamPinning* t = published.load(std::memory_order_acquire)) return t->manager;
   static std::mutex* once = new std::mutex;  // never destroyed, like the state it guards
   try {

@@ -16,7 +16,7 @@
 /// accepts) and the loops run unpinned; nothing is ever thrown out of a loop
 /// because of it. An OpenMP binding (OMP_PROC_BIND, OMP_PLACES) keeps the
 /// manager off unless the setting says force=yes. The manager thread is
-/// stopped at exit.
+/// stopped at exit. A child forked after the start runs its loops unpinned.
 
 #include <autosched/pinning/manager.hpp>
 
@@ -26,8 +26,8 @@
 namespace autosched {
 
 /// The manager pinning the loop runtime's teams: null before the first
-/// parallel loop, and when AUTOSCHED_PINNING is unset, off, invalid, or kept
-/// off by an OpenMP binding. Lives until the process ends (stopped, not
+/// parallel loop, when AUTOSCHED_PINNING is unset, off, invalid, or kept
+/// off by an OpenMP binding, and in a child forked after the start. Lives until the process ends (stopped, not
 /// destroyed, at exit). Thread-safe.
 [[nodiscard]] pinning::Manager* loop_pinning_manager() noexcept;
 

@@ -11,9 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <omp.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -29,11 +32,14 @@ class TeamPinning : public ::testing::Test {
     // Before the first parallel loop of the process; a short period so that
     // the manager acts soon.
     ::setenv("AUTOSCHED_PINNING", "round-robin,period=0.02", 1);
+    // Read before any loop: afterwards this thread is a pinned team thread.
+    process_cores = pinning::allowed_cores().size();
   }
   void SetUp() override {
     if (pinning::openmp_binding().bound) GTEST_SKIP() << "an OpenMP binding keeps the manager off";
-    if (pinning::allowed_cores().size() < 2) GTEST_SKIP() << "needs two allowed cores";
+    if (process_cores < 2) GTEST_SKIP() << "needs two allowed cores";
   }
+  static inline std::size_t process_cores = 0;
 };
 
 /// The kernel tids of the threads that ran iterations of a 2-thread loop.
@@ -108,6 +114,36 @@ TEST_F(TeamPinning, TeamThreadsRegisterOnceAndArePinnedToDistinctCores) {
   EXPECT_NE(loop_pinning_status().find("2 team threads registered"), std::string::npos) << loop_pinning_status();
   EXPECT_NE(loop_pinning_status().find("AUTOSCHED_PINNING=round-robin"), std::string::npos) << loop_pinning_status();
   // The manager is left running: stopping it at exit is part of the test.
+}
+
+// A child forked while the manager runs has no manager thread: its loops run
+// unpinned and it exits without joining a thread it does not have (or waiting
+// for a lock a parent thread held). Runs after the test above, in its process.
+TEST_F(TeamPinning, ForkedChildRunsLoopsUnpinnedAndExits) {
+  ASSERT_EQ(testing::run_counted_loop(1000, 2), 0);  // the manager runs (started by now)
+  ASSERT_NE(loop_pinning_manager(), nullptr);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // One thread: an OpenMP team after fork is not portable (libgomp).
+    int code = loop_pinning_manager() == nullptr ? 0 : 3;
+    if (testing::run_counted_loop(1000, 1) != 0) code = 4;
+    std::exit(code);
+  }
+  int status = 0;
+  pid_t done = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((done = ::waitpid(child, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (done == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+    FAIL() << "the forked child did not exit";
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << "status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_NE(loop_pinning_manager(), nullptr) << "the parent keeps its manager";
 }
 
 }  // namespace
