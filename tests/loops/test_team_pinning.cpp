@@ -23,6 +23,14 @@
 #include <thread>
 #include <vector>
 
+#if defined(__SANITIZE_THREAD__)
+#define TEAM_PINNING_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEAM_PINNING_UNDER_TSAN 1
+#endif
+#endif
+
 namespace autosched {
 namespace {
 
@@ -120,6 +128,12 @@ TEST_F(TeamPinning, TeamThreadsRegisterOnceAndArePinnedToDistinctCores) {
 // unpinned and it exits without joining a thread it does not have (or waiting
 // for a lock a parent thread held). Runs after the test above, in its process.
 TEST_F(TeamPinning, ForkedChildRunsLoopsUnpinnedAndExits) {
+#ifdef TEAM_PINNING_UNDER_TSAN
+  // LLVM 14's Archer (OMP_TOOL_LIBRARIES in the tsan preset) crashes in
+  // libomp's finaliser in a child forked after an OpenMP team ran, whatever
+  // the child does; the fork path is checked in the other builds.
+  GTEST_SKIP() << "Archer crashes at exit in a forked child of an OpenMP program";
+#endif
   ASSERT_EQ(testing::run_counted_loop(1000, 2), 0);  // the manager runs (started by now)
   ASSERT_NE(loop_pinning_manager(), nullptr);
   const pid_t child = ::fork();
