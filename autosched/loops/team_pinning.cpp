@@ -10,9 +10,9 @@
 // work to every chunk; busy time is only measured when chunks are timed, so
 // it is not available to every schedule. Iterations per second measure what
 // the manager wants under the self-scheduling techniques (a thread on a
-// crowded core takes fewer chunks); under a static schedule every thread
-// runs the same share, so the rate tells threads apart only through how long
-// the slowest one holds up each instance.
+// crowded core takes fewer chunks). Under a static schedule every thread
+// runs the same share of each instance, so all team threads beat at the
+// team's pace and the signal cannot tell them apart.
 #include <autosched/loops/team_pinning.hpp>
 
 #include <autosched/core/environment.hpp>
@@ -28,7 +28,9 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace autosched {
 
