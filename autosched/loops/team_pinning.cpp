@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <exception>
@@ -89,7 +90,11 @@ std::unique_ptr<TeamPinning> start() {
   std::optional<std::string> value;
   try {
     value = environment::get("AUTOSCHED_PINNING");
-    const std::optional<pinning::ManagerOptions> options = pinning::options_from_environment();
+    std::optional<pinning::ManagerOptions> options = pinning::options_from_environment();
+    // Nobody reads this manager's trace but tests and `status()`: keep a few
+    // periods' worth, not a long run's (64 threads at 0.1 s would fill the
+    // default limit in under half an hour).
+    if (options) options->trace_limit = std::min<std::size_t>(options->trace_limit, 4096);
     if (!options) {
       t->summary = setting_text(value) + ": the loop runtime's teams are not pinned";
       return t;
