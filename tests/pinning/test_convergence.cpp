@@ -5,6 +5,8 @@
 // the "free" core would change the answer it expects.
 #include <autosched/pinning/pinning.hpp>
 
+#include "heartbeat_workers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -42,25 +44,12 @@ TEST(PinningManager, LearnsToLeaveTheBusyCore) {
   o.parameters.period = 0.05;
   o.parameters.uniform_start = true;  // no head start for either core
   p::Manager pm(o);
-  std::atomic<int> registered{0};
-  std::vector<std::thread> workers;
-  for (int w = 0; w < 2; ++w) {
-    workers.emplace_back([&] {
-      auto me = pm.register_thread();
-      registered.fetch_add(1);
-      volatile double x = 1;
-      while (!stop.load(std::memory_order_relaxed)) {
-        for (int i = 0; i < 20000; ++i) x = x * 1.0000001 + 1e-9;
-        me.heartbeat();
-      }
-    });
-  }
-  while (registered.load() < 2) std::this_thread::yield();
+  p::testing::HeartbeatWorkers workers(pm, 2);
   pm.start();
   std::this_thread::sleep_for(std::chrono::seconds(4));  // about 80 periods; not a timing check
   pm.stop();
+  workers.stop();
   stop = true;
-  for (auto& t : workers) t.join();
   for (auto& t : load) t.join();
 
   const auto rows = pm.trace();

@@ -7,6 +7,8 @@
 #include <autosched/core/error.hpp>
 #include <autosched/pinning/pinning.hpp>
 
+#include "heartbeat_workers.hpp"
+
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <spawn.h>
@@ -285,21 +287,7 @@ TEST(PinningManager, AutopinMovesThroughItsCandidates) {
   o.cores = first_cores(2);
   o.autopin_window = 0.1;  // two periods of 0.05 s per candidate
   p::Manager pm(o);
-  std::atomic<bool> stop{false};
-  std::atomic<int> registered{0};
-  std::vector<std::thread> workers;
-  for (int w = 0; w < 2; ++w) {
-    workers.emplace_back([&] {
-      auto me = pm.register_thread();
-      registered.fetch_add(1);
-      volatile double x = 1;
-      while (!stop.load(std::memory_order_relaxed)) {
-        for (int i = 0; i < 20000; ++i) x = x * 1.0000001 + 1e-9;
-        me.heartbeat();
-      }
-    });
-  }
-  while (registered.load() < 2) std::this_thread::yield();
+  p::testing::HeartbeatWorkers workers(pm, 2);
   std::set<std::vector<int>> placements;
   std::size_t seen = 0;
   for (int i = 0; i < 16; ++i) {
@@ -310,8 +298,7 @@ TEST(PinningManager, AutopinMovesThroughItsCandidates) {
     for (; seen < rows.size(); ++seen) placement.push_back(rows[seen].core);
     placements.insert(placement);
   }
-  stop = true;
-  for (auto& t : workers) t.join();
+  workers.stop();
   // With 2 threads on 2 cores the candidates are round-robin (compact is
   // the same here), all but core 0 (both on core 1) and all but core 1 (both
   // on core 0), each kept for a window of two periods: all three appear.
