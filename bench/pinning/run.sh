@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The thread-pinning experiment (issue 16, docs/pinning-bench.md): the
-# completion time of autosched-aco under four availability scenarios
+# completion time of autosched-aco (APP=aco) or of a loop app of the loop
+# runtime (APP=loop) under four availability scenarios
 #   none      no interference
 #   constant  a busy process on LOAD_CORE from the start
 #   late      the same from t = LATE_DELAY s
 #   varying   the same, switched on and off every VARY_PERIOD s
 # for the policies os (the manager measures only: `off`), round-robin,
-# autopin, o1 and o2, each reached two ways: in the app (--pinning) and from
-# outside (`autosched pin -- autosched-aco …`). RUNS repetitions per cell,
+# autopin, o1 and o2, each reached two ways: in the app (ACO: --pinning; the
+# loop app: AUTOSCHED_PINNING for its OpenMP teams, so os = no manager) and
+# from outside (`autosched pin -- <app> …`). RUNS repetitions per cell,
 # interleaved: every repetition visits each scenario, way and policy once.
 # A full run takes about an hour and wants a quiet machine.
 #
@@ -19,8 +21,13 @@
 #   RUNS=<n>            repetitions per cell (default 5)
 #   SCENARIOS, POLICIES, WAYS  subsets, space-separated (defaults: all;
 #                       ways: inside outside)
+#   APP=aco|loop        the workload (default aco)
 #   ACO_ARGS="…"        options of autosched-aco (default: its own defaults,
 #                       6 threads, about 25 s on two free cores)
+#   LOOP_APP=<program>  the loop app (default autosched-pisolver)
+#   LOOP_ARGS="…"       its options (default: 6 threads, no imbalance, the
+#                       gss schedule so that faster threads take more
+#                       iterations, about 10 s on two free cores)
 #   LOAD_CORE=<cpu>     the disturbed core (default 1; 0 on a one-core mask)
 #   LATE_DELAY=<s>      start of the late load (default 10)
 #   VARY_PERIOD=<s>     on/off period of the varying load (default 5)
@@ -48,7 +55,15 @@ runs=${RUNS:-5}
 scenarios=${SCENARIOS:-none constant late varying}
 policies=${POLICIES:-os round-robin autopin o1 o2}
 ways=${WAYS:-inside outside}
+app=${APP:-aco}
+case $app in
+  aco) ;;
+  loop) [[ ${SMOKE:-0} == 1 ]] && LOOP_ARGS=${LOOP_ARGS:---threads 4 --imbalance 0 --schedule gss --steps 20 --quiet} ;;
+  *) echo "$0: APP=$app: expected aco or loop" >&2; exit 2 ;;
+esac
 read -r -a aco_args <<<"${ACO_ARGS:-}"
+loop_app=${LOOP_APP:-autosched-pisolver}
+read -r -a loop_args <<<"${LOOP_ARGS:---threads 6 --imbalance 0 --schedule gss --steps 300 --quiet}"
 if [[ $(nproc) -ge 2 ]]; then load_core=${LOAD_CORE:-1}; else load_core=${LOAD_CORE:-0}; fi
 late_delay=${LATE_DELAY:-10}
 vary_period=${VARY_PERIOD:-5}
@@ -60,10 +75,12 @@ else
   if [[ -z ${AUTOSCHED_BUILD_DIR:-} ]]; then
     (cd "$root" && cmake --preset release >/dev/null)
   fi
-  cmake --build "$build" --target autosched_cli autosched-aco autosched-load -j2 >/dev/null
+  cmake --build "$build" --target autosched_cli autosched-aco autosched-load "$loop_app" -j2 >/dev/null
   bin=$build/bin
 fi
-for program in autosched autosched-aco autosched-load; do
+programs=(autosched autosched-load)
+if [[ $app == aco ]]; then programs+=(autosched-aco); else programs+=("$loop_app"); fi
+for program in "${programs[@]}"; do
   [[ -x $bin/$program ]] || { echo "$0: $bin/$program: not built" >&2; exit 2; }
 done
 
@@ -103,16 +120,26 @@ run_cell() {
   local name=$scenario-$policy-$way-$run
   local json=$out/traces/$name.json trace=$out/traces/$name.csv
   start_load "$scenario"
-  case $way in
-    inside) "$bin/autosched-aco" "${aco_args[@]}" --pinning "$manager" --pinning-trace "$trace" \
-              --output-json "$json" >"$out/traces/$name.log" ;;
-    outside) "$bin/autosched" pin --policy "$manager" --trace "$trace" -- \
-               "$bin/autosched-aco" "${aco_args[@]}" --output-json "$json" >"$out/traces/$name.log" 2>&1 ;;
+  local began ended
+  began=$(date +%s.%N)
+  case $app/$way in
+    aco/inside) "$bin/autosched-aco" "${aco_args[@]}" --pinning "$manager" --pinning-trace "$trace" \
+                  --output-json "$json" >"$out/traces/$name.log" ;;
+    aco/outside) "$bin/autosched" pin --policy "$manager" --trace "$trace" -- \
+                   "$bin/autosched-aco" "${aco_args[@]}" --output-json "$json" >"$out/traces/$name.log" 2>&1 ;;
+    loop/inside) AUTOSCHED_PINNING=$manager "$bin/$loop_app" "${loop_args[@]}" >"$out/traces/$name.log" 2>&1 ;;
+    loop/outside) "$bin/autosched" pin --policy "$manager" --trace "$trace" -- \
+                    "$bin/$loop_app" "${loop_args[@]}" >"$out/traces/$name.log" 2>&1 ;;
     *) echo "$0: unknown way '$way' (inside outside)" >&2; exit 2 ;;
   esac
+  ended=$(date +%s.%N)
   stop_load
   local completion
-  completion=$(sed -n 's/^ *"completion_s": *\([0-9.]*\),*$/\1/p' "$json")
+  if [[ $app == aco ]]; then
+    completion=$(sed -n 's/^ *"completion_s": *\([0-9.]*\),*$/\1/p' "$json")
+  else
+    completion=$(awk -v a="$began" -v b="$ended" 'BEGIN { printf "%.3f", b - a }')
+  fi
   echo "$scenario,$policy,$way,$run,$completion" >>"$out/runs.csv"
   echo "$name: $completion s" >&2
 }
@@ -130,7 +157,9 @@ done
 
 # Mean ± sample s.d. per cell, and the change of the mean vs os in the same
 # scenario and way (negative: faster than the OS alone).
-awk -F, -v policies="$policies" '
+what=autosched-aco
+[[ $app == loop ]] && what="$loop_app ${loop_args[*]}"
+awk -F, -v policies="$policies" -v what="$what" '
   NR == 1 { next }
   {
     key = $1 "|" $3 "|" $2
@@ -139,7 +168,7 @@ awk -F, -v policies="$policies" '
   }
   END {
     np = split(policies, pol, " ")
-    print "# Completion time of autosched-aco (s): mean ± s.d. over runs, change vs os\n"
+    print "# Completion time of " what " (s): mean ± s.d. over runs, change vs os\n"
     printf "| scenario | way |"; for (p = 1; p <= np; p++) printf " %s |", pol[p]; print ""
     printf "|---|---|"; for (p = 1; p <= np; p++) printf "--:|"; print ""
     for (r = 1; r <= nr; r++) {
@@ -156,6 +185,44 @@ awk -F, -v policies="$policies" '
       print ""
     }
   }' "$out/runs.csv" >"$out/summary.md"
+
+# The bar chart: mean ± s.d. per policy, one group per scenario and way.
+bars=""
+if command -v gnuplot >/dev/null; then
+  awk -F, -v policies="$policies" '
+    NR == 1 { next }
+    { key = $1 "/" $3 "|" $2; n[key]++; sum[key] += $5; sq[key] += $5 * $5
+      if (!(($1 "/" $3) in seen)) { seen[$1 "/" $3] = 1; rows[++nr] = $1 "/" $3 } }
+    END {
+      np = split(policies, pol, " ")
+      printf "group"; for (p = 1; p <= np; p++) printf " %s sd", pol[p]; print ""
+      for (r = 1; r <= nr; r++) {
+        printf "%s", rows[r]
+        for (p = 1; p <= np; p++) {
+          k = rows[r] "|" pol[p]
+          if (!(k in n)) { printf " NaN NaN"; continue }
+          m = sum[k] / n[k]; v = n[k] > 1 ? (sq[k] - n[k] * m * m) / (n[k] - 1) : 0
+          printf " %.3f %.3f", m, sqrt(v > 0 ? v : 0)
+        }
+        print ""
+      }
+    }' "$out/runs.csv" >"$out/completion.dat"
+  npol=$(wc -w <<<"$policies")
+  gnuplot <<EOF
+set terminal svg size 900,450
+set output "$out/completion.svg"
+set title "completion time by scenario and policy (mean ± s.d., $runs runs)"
+set ylabel "completion (s)"
+set style data histogram
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.6 border -1
+set key outside right
+set yrange [0:*]
+set xtics noenhanced
+plot for [p = 1:$npol] "$out/completion.dat" using 2 * p:2 * p + 1:xtic(1) title columnheader(2 * p)
+EOF
+  bars=", $out/completion.svg"
+fi
 
 # The picture: the first o1 run in a disturbed scenario (else any o1 run)
 # whose trace has a few periods.
@@ -190,4 +257,4 @@ EOF
   drawn=", $out/o1-trace.svg"
 fi
 cat "$out/summary.md"
-echo "run.sh: $(($(date +%s) - start)) s, $out/runs.csv, $out/summary.md$drawn" >&2
+echo "run.sh: $(($(date +%s) - start)) s, $out/runs.csv, $out/summary.md$bars$drawn" >&2
