@@ -1,10 +1,12 @@
-# bench/pinning/run.sh with SMOKE=1 on the built programs: it succeeds, its
-# CSV has one row per cell with a completion time, and it writes the summary
-# table and (gnuplot permitting) the o1 picture. Judges no time.
+# bench/pinning/run.sh with SMOKE=1 on the built programs (APP: aco or loop):
+# it succeeds, its CSV has one row per cell with a completion time, and it
+# writes the summary table and (gnuplot permitting) the bar chart and the o1
+# picture. Judges no time.
 include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
 file(REMOVE_RECURSE ${WORK})
 set(ENV{SMOKE} 1)
 set(ENV{AUTOSCHED_BIN} ${BIN})
+set(ENV{APP} ${APP})
 unset(ENV{AUTOSCHED_PINNING})
 run(0 bash ${SCRIPT} ${WORK})
 file(STRINGS ${WORK}/runs.csv rows)
@@ -22,6 +24,8 @@ endforeach()
 file(READ ${WORK}/summary.md summary)
 expect("${summary}" "\\| constant \\| outside \\| [0-9.]+ ± [0-9.]+ \\| [0-9.]+ ± [0-9.]+ \\([+-][0-9.]+%\\) \\|")
 find_program(GNUPLOT gnuplot)
-if(GNUPLOT AND NOT EXISTS ${WORK}/o1-trace.svg)
-  message(FATAL_ERROR "gnuplot is installed but no o1-trace.svg was drawn:\n${err}")
-endif()
+foreach(picture completion.svg o1-trace.svg)
+  if(GNUPLOT AND NOT EXISTS ${WORK}/${picture})
+    message(FATAL_ERROR "gnuplot is installed but no ${picture} was drawn:\n${err}")
+  endif()
+endforeach()
