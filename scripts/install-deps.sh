@@ -26,6 +26,9 @@ packages=(
   # StarPU 1.3 (optional component): the task-graph schedulers as a StarPU policy and
   # StarPU's own policies beside them (autosched/dag/starpu/, docs/dag.md)
   libstarpu-dev
+  # PAPI (optional component): hardware counters (instructions/s) as the pinning
+  # manager's speed source, where the machine has a PMU (autosched/pinning/)
+  libpapi-dev
   # libtorch 1.13 (optional component): training and model files of the learned
   # task-graph policy, readys:<model> (autosched/dag/learned/)
   libtorch-dev

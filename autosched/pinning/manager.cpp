@@ -12,6 +12,8 @@
 #include <condition_variable>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <set>
@@ -183,7 +185,7 @@ struct Seen {
   pid_t tid = 0;
   std::shared_ptr<detail::Entry> entry;
   SpeedSource source = SpeedSource::cpu_time;
-  std::optional<double> counter;  // beats, or CPU seconds
+  std::optional<double> counter;  // beats, instructions, or CPU seconds
   std::optional<double> waited;   // schedstat wait, seconds
 };
 
@@ -210,6 +212,13 @@ struct Manager::Impl {
   std::uint64_t periods = 0;
   std::uint64_t resets = 0;
   bool warned_apply = false;
+  // PAPI instructions replace CPU time for threads without heartbeats when
+  // papi_status() found counters usable at construction. One counter per
+  // such thread; a tid whose counter failed stays on CPU time (warned once).
+  bool papi = false;
+  std::map<pid_t, std::unique_ptr<InstructionCounter>> counters;
+  std::set<pid_t> papi_refused;
+  bool warned_papi = false;
 
   std::mutex control;
   std::condition_variable wake;
@@ -220,6 +229,7 @@ struct Manager::Impl {
 
   void period(double elapsed);
   std::vector<Seen> gather();
+  void count_instructions(std::vector<Seen>& seen, const std::set<pid_t>& present);
   void run();
 };
 
@@ -256,9 +266,37 @@ std::vector<Seen> Manager::Impl::gather() {
                       static_cast<double>(st->wait_ns) * 1e-9});
     }
   }
+  if (papi) count_instructions(seen, present);
   // A dead tid no longer listed anywhere may be reused by a new thread.
   for (auto it = dead.begin(); it != dead.end();) it = present.count(*it) != 0 ? std::next(it) : dead.erase(it);
   return seen;
+}
+
+void Manager::Impl::count_instructions(std::vector<Seen>& seen, const std::set<pid_t>& present) {
+  std::set<pid_t> counted;
+  for (Seen& s : seen) {
+    if (s.source != SpeedSource::cpu_time || papi_refused.count(s.tid) != 0) continue;
+    auto& counter = counters[s.tid];
+    if (!counter) counter = std::make_unique<InstructionCounter>(s.tid);
+    if (const auto instructions = counter->read()) {
+      s.source = SpeedSource::papi;
+      s.counter = static_cast<double>(*instructions);
+      counted.insert(s.tid);
+      continue;
+    }
+    // Permissions or a perf_event limit can refuse one thread while others
+    // count: this one keeps the CPU time gathered above.
+    if (!warned_papi) {
+      ::autosched::detail::warn("pinning: no PAPI instruction counter for thread " + std::to_string(s.tid) + " (" +
+                                counter->error() + "); such threads are measured by CPU time");
+      warned_papi = true;
+    }
+    papi_refused.insert(s.tid);
+  }
+  // Counters of threads that left or started beating are closed; a refusal
+  // is forgotten once its tid is gone, since the tid may be reused.
+  std::erase_if(counters, [&](const auto& c) { return counted.count(c.first) == 0; });
+  std::erase_if(papi_refused, [&](pid_t tid) { return present.count(tid) == 0; });
 }
 
 void Manager::Impl::period(double elapsed) {
@@ -452,6 +490,7 @@ Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) {
   }
   if (d.cores.empty()) ::autosched::detail::throw_error("pinning: the process affinity mask could not be read");
   d.policy = d.options.policy;
+  d.papi = papi_status().usable;
   if (d.policy != Policy::off && !d.options.force) {
     if (const OpenMpBinding b = openmp_binding(); b.bound) {
       d.why_off = b.reason + " binds the OpenMP threads; pinning stays off (force=yes overrides)";

@@ -69,7 +69,7 @@ struct TraceRow {
   double time = 0.0;  ///< seconds since the manager's first period (sum of the periods' lengths)
   pid_t tid = 0;
   SpeedSource source = SpeedSource::cpu_time;
-  double speed = -1.0;       ///< in the source's unit (beats/s or core share); -1: no measurement yet
+  double speed = -1.0;       ///< in the source's unit (beats/s, instructions/s or core share); -1: none yet
   double utility = 0.0;      ///< normalised, as learned from
   double average = 0.0;      ///< running average of the utility
   double wait_share = -1.0;  ///< share of the period spent runnable but waiting (schedstat); -1: unknown

@@ -8,6 +8,13 @@
 #include <cstdio>
 #include <string>
 
+#if AUTOSCHED_HAVE_PAPI
+#include <papi.h>
+
+#include <exception>
+#include <mutex>
+#endif
+
 namespace autosched::pinning {
 
 const char* to_string(SpeedSource s) noexcept {
@@ -44,16 +51,157 @@ std::optional<std::uint64_t> thread_cpu_ns(pthread_t thread) noexcept {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-PapiStatus papi_status() {
-  // Reading PAPI is not implemented: the development machines have neither
-  // libpapi nor a PMU (perf_event_open refuses hardware events), so code for
-  // it could not be tested. Say so, with the PMU finding for context.
-  PapiStatus s;
-  s.built = false;
-  s.detail = std::string("not built: no PAPI reader in this layer; hardware counters ") +
-             (hardware_counters_available() ? "available here" : "unavailable here (no PMU)");
-  return s;
+#if AUTOSCHED_HAVE_PAPI
+
+namespace {
+
+// PAPI keeps process-wide state. PAPI_thread_init is not called: without it
+// PAPI treats the whole process as one thread, so an event set opened by
+// one thread (a test's step(), `autosched info`) can be read by another (the
+// manager thread), and this mutex makes that one "thread" sequential.
+std::mutex papi_mutex;
+std::once_flag papi_once;
+int papi_init_code = PAPI_ENOINIT;
+
+/// PAPI_OK once the library is initialised (first call only), else the
+/// error PAPI_library_init gave; the result is kept for the process.
+int papi_library() noexcept {
+  try {
+    std::call_once(papi_once, [] {
+      const int v = PAPI_library_init(PAPI_VER_CURRENT);
+      // A positive value other than PAPI_VER_CURRENT is a header/library
+      // version mismatch.
+      papi_init_code = v == PAPI_VER_CURRENT ? PAPI_OK : (v > 0 ? PAPI_EINVAL : v);
+    });
+  } catch (const std::exception&) {
+    return PAPI_ESYS;  // call_once could not run (std::system_error)
+  }
+  return papi_init_code;
 }
+
+std::string papi_message(int code) {
+  const char* m = PAPI_strerror(code);
+  return m != nullptr ? std::string(m) : "PAPI error " + std::to_string(code);
+}
+
+/// Stops and frees an event set; papi_mutex must be held.
+void release(int& set, bool& started) noexcept {
+  if (set == PAPI_NULL) return;
+  long long ignored = 0;
+  if (started) (void)PAPI_stop(set, &ignored);
+  (void)PAPI_cleanup_eventset(set);
+  (void)PAPI_destroy_eventset(&set);
+  set = PAPI_NULL;
+  started = false;
+}
+
+}  // namespace
+
+InstructionCounter::InstructionCounter(pid_t tid) noexcept {
+  static_assert(PAPI_NULL == -1, "set_ starts as -1 in speed.hpp, which does not include papi.h");
+  if (const int rc = papi_library(); rc != PAPI_OK) {
+    failed_step_ = "PAPI_library_init";
+    code_ = rc;
+    return;
+  }
+  const auto check = [this](const char* step, int rc) {
+    if (rc != PAPI_OK) {
+      failed_step_ = step;
+      code_ = rc;
+    }
+    return rc == PAPI_OK;
+  };
+  std::lock_guard lock(papi_mutex);
+  // Attaching to a thread needs the set bound to a component first;
+  // component 0 is the CPU's (perf_event on Linux). Without a PMU the first
+  // step that opens a hardware event fails (PAPI 7.0 in a VM: PAPI_attach,
+  // "Event does not exist").
+  started_ = check("PAPI_create_eventset", PAPI_create_eventset(&set_)) &&
+             check("PAPI_assign_eventset_component", PAPI_assign_eventset_component(set_, 0)) &&
+             check("PAPI_attach", PAPI_attach(set_, static_cast<unsigned long>(tid))) &&
+             check("PAPI_add_event(PAPI_TOT_INS)", PAPI_add_event(set_, PAPI_TOT_INS)) &&
+             check("PAPI_start", PAPI_start(set_));
+  if (!started_) release(set_, started_);
+}
+
+InstructionCounter::~InstructionCounter() {
+  if (set_ == PAPI_NULL) return;
+  std::lock_guard lock(papi_mutex);
+  release(set_, started_);
+}
+
+std::string InstructionCounter::error() const {
+  return ok() ? std::string() : std::string(failed_step_) + ": " + papi_message(code_);
+}
+
+std::optional<std::uint64_t> InstructionCounter::read() noexcept {
+  if (!ok()) return std::nullopt;
+  std::lock_guard lock(papi_mutex);
+  long long value = 0;
+  if (const int rc = PAPI_read(set_, &value); rc != PAPI_OK || value < 0) {
+    failed_step_ = "PAPI_read";
+    code_ = rc != PAPI_OK ? rc : PAPI_EINVAL;
+    release(set_, started_);
+    return std::nullopt;
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
+const PapiStatus& papi_status() {
+  static const PapiStatus status = []() -> PapiStatus {
+    PapiStatus s;
+    s.built = true;
+    const std::string version = "built (PAPI " + std::to_string(PAPI_VERSION_MAJOR(PAPI_VERSION)) + "." +
+                                std::to_string(PAPI_VERSION_MINOR(PAPI_VERSION)) + "." +
+                                std::to_string(PAPI_VERSION_REVISION(PAPI_VERSION)) + "." +
+                                std::to_string(PAPI_VERSION_INCREMENT(PAPI_VERSION)) + ")";
+    const auto unusable = [&](const std::string& why) {
+      s.detail = version + ", no usable hardware counters: " + why;
+      return s;
+    };
+    if (const int rc = papi_library(); rc != PAPI_OK) return unusable("PAPI_library_init: " + papi_message(rc));
+    std::string component;
+    {
+      std::lock_guard lock(papi_mutex);
+      const PAPI_component_info_t* cpu = PAPI_get_component_info(0);
+      if (cpu == nullptr) return unusable("no CPU component");
+      component = cpu->name;
+      if (cpu->disabled != 0) return unusable("component " + component + " disabled: " + cpu->disabled_reason);
+      if (const int rc = PAPI_query_event(PAPI_TOT_INS); rc != PAPI_OK)
+        return unusable("component " + component + ": PAPI_query_event(PAPI_TOT_INS): " + papi_message(rc));
+    }
+    // The event may exist and still be refused (perf_event_paranoid, a
+    // hypervisor): only a counter really started and read proves it works.
+    InstructionCounter probe(current_tid());
+    if (!probe.read()) return unusable(probe.error());
+    s.usable = true;
+    s.detail = version + ", usable: PAPI_TOT_INS per thread (component " + component + ")";
+    return s;
+  }();
+  return status;
+}
+
+#else  // !AUTOSCHED_HAVE_PAPI
+
+InstructionCounter::InstructionCounter(pid_t) noexcept : failed_step_("PAPI"), code_(0) {}
+
+InstructionCounter::~InstructionCounter() = default;
+
+std::string InstructionCounter::error() const { return ok() ? std::string() : "PAPI is not part of this build"; }
+
+std::optional<std::uint64_t> InstructionCounter::read() noexcept { return std::nullopt; }
+
+const PapiStatus& papi_status() {
+  static const PapiStatus status = [] {
+    PapiStatus s;
+    s.detail = std::string("not built: libpapi was not found when autosched was configured; hardware counters ") +
+               (hardware_counters_available() ? "available here" : "unavailable here (no PMU)");
+    return s;
+  }();
+  return status;
+}
+
+#endif  // AUTOSCHED_HAVE_PAPI
 
 SpeedSourceReport speed_source(bool heartbeats) {
   SpeedSourceReport r;
@@ -62,11 +210,17 @@ SpeedSourceReport speed_source(bool heartbeats) {
     r.why = "the application reports heartbeats";
     return r;
   }
+  const PapiStatus& papi = papi_status();
+  if (papi.usable) {
+    r.source = SpeedSource::papi;
+    r.why = "no heartbeats; PAPI " + papi.detail;
+    return r;
+  }
   r.source = SpeedSource::cpu_time;
   const bool clock_ok = thread_cpu_ns(pthread_self()).has_value();
   const bool schedstat_ok = read_schedstat(0, current_tid()).has_value();
-  r.why = std::string("no heartbeats; PAPI ") + papi_status().detail + "; per-thread CPU clock " +
-          (clock_ok ? "works" : "fails") + ", /proc schedstat " + (schedstat_ok ? "works" : "missing");
+  r.why = "no heartbeats; PAPI " + papi.detail + "; per-thread CPU clock " + (clock_ok ? "works" : "fails") +
+          ", /proc schedstat " + (schedstat_ok ? "works" : "missing");
   return r;
 }
 

@@ -5,8 +5,10 @@
 ///  1. heartbeats: the application counts units of useful work per thread
 ///     (an atomic counter); speed = beats per second. Proportional to
 ///     progress, so it also sees cache and memory effects.
-///  2. PAPI instructions per second: what the authors used. Needs a PMU and
-///     libpapi; this build does not read PAPI (see papi_status()).
+///  2. PAPI instructions per second (PAPI_TOT_INS): what the authors used.
+///     Needs libpapi at build time (AUTOSCHED_HAVE_PAPI) and a PMU at run
+///     time; papi_status() says whether both are there. A thread whose
+///     counter cannot be opened or read falls back to 3.
 ///  3. per-thread CPU time: speed = share of a core the thread obtained,
 ///     delta(run time) / delta(wall time), from pthread_getcpuclockid for
 ///     threads of this process that registered, or from
@@ -59,21 +61,54 @@ struct SchedStat {
 /// this process (pthread_getcpuclockid); nullopt when the clock cannot be read.
 [[nodiscard]] std::optional<std::uint64_t> thread_cpu_ns(pthread_t thread) noexcept;
 
-/// Whether PAPI is part of this build, and why not.
+/// Whether PAPI is part of this build and can count instructions here.
 struct PapiStatus {
-  bool built = false;
-  std::string detail;
+  bool built = false;   ///< libpapi was found when autosched was configured
+  bool usable = false;  ///< a PAPI_TOT_INS counter was opened on a thread here
+  std::string detail;   ///< the version and what was found, or why not
 };
-[[nodiscard]] PapiStatus papi_status();
+/// Probed once per process (the first call initialises PAPI; thread-safe):
+/// the library, its CPU component, PAPI_TOT_INS, and a counter really
+/// attached to, started and read on the calling thread, since an event
+/// PAPI lists may still be refused by the kernel.
+[[nodiscard]] const PapiStatus& papi_status();
+
+/// Instructions retired by one thread (PAPI_TOT_INS) since the counter was
+/// opened, for the papi speed source. Never throws: a counter that cannot be
+/// opened (no PAPI in this build, no PMU, no permission, the thread ended)
+/// reports !ok() and error(); the caller then uses CPU time.
+class InstructionCounter {
+ public:
+  /// Opens and starts a counter on thread `tid` (this or another process,
+  /// where perf_event permits).
+  explicit InstructionCounter(pid_t tid) noexcept;
+  ~InstructionCounter();
+  InstructionCounter(const InstructionCounter&) = delete;
+  InstructionCounter& operator=(const InstructionCounter&) = delete;
+
+  [[nodiscard]] bool ok() const noexcept { return failed_step_ == nullptr; }
+  /// The PAPI call that failed and PAPI's message; empty when ok().
+  [[nodiscard]] std::string error() const;
+  /// The count so far; nullopt when !ok() or the read fails (which makes
+  /// the counter !ok() from then on).
+  [[nodiscard]] std::optional<std::uint64_t> read() noexcept;
+
+ private:
+  int set_ = -1;  // PAPI event set; -1: none
+  bool started_ = false;
+  const char* failed_step_ = nullptr;
+  int code_ = 0;  // PAPI error code of failed_step_
+};
 
 /// Which source a manager uses here, and why, for `autosched info`.
 struct SpeedSourceReport {
   SpeedSource source = SpeedSource::cpu_time;
   std::string why;
 };
-/// heartbeats when `heartbeats` (the application provides them), else
-/// per-thread CPU time, checked by reading this thread's schedstat and CPU
-/// clock; the reason names what was found unavailable.
+/// heartbeats when `heartbeats` (the application provides them), else PAPI
+/// instructions when papi_status().usable, else per-thread CPU time, checked
+/// by reading this thread's schedstat and CPU clock; the reason names what
+/// was found unavailable.
 [[nodiscard]] SpeedSourceReport speed_source(bool heartbeats);
 
 /// A rate from successive readings of a monotonic counter.

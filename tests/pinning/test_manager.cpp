@@ -107,6 +107,27 @@ TEST(PinningManager, NeverPlacesAThreadOutsideTheAllowedCores) {
   for (const auto& r : rows) EXPECT_EQ(r.core, all.back());
 }
 
+// Without heartbeats a thread is measured by PAPI instructions where
+// counters work, else by CPU time; this VM has no PMU, so the latter.
+TEST(PinningManager, ThreadsWithoutHeartbeatsUsePapiElseCpuTime) {
+  const p::PapiStatus& papi = p::papi_status();
+  const p::SpeedSource expected = papi.usable ? p::SpeedSource::papi : p::SpeedSource::cpu_time;
+  const auto report = p::speed_source(false);
+  EXPECT_EQ(report.source, expected);
+  EXPECT_NE(report.why.find("PAPI"), std::string::npos) << report.why;
+  p::ManagerOptions o;
+  o.policy = p::Policy::off;
+  p::Manager pm(o);
+  auto me = pm.register_thread();
+  for (int i = 0; i < 3; ++i) pm.step(0.1);
+  const auto threads = pm.threads();
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_EQ(threads[0].source, expected) << p::to_string(threads[0].source) << "; " << papi.detail;
+  me.heartbeat();
+  pm.step(0.1);
+  EXPECT_EQ(pm.threads().at(0).source, p::SpeedSource::heartbeat);
+}
+
 TEST(PinningManager, TakesItsCoresFromTheProcessMask) {
   const auto all = p::allowed_cores();
   if (all.size() < 2) GTEST_SKIP() << "needs 2 allowed cores, this process has " << all.size();

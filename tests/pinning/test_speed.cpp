@@ -1,4 +1,5 @@
-// Speed sources: heartbeats, the per-thread CPU clock, schedstat, the report.
+// Speed sources: heartbeats, PAPI, the per-thread CPU clock, schedstat, the report.
+#include <autosched/core/components.hpp>
 #include <autosched/pinning/affinity.hpp>
 #include <autosched/pinning/speed.hpp>
 
@@ -53,11 +54,51 @@ TEST(Speed, CpuClockAndSchedstatAdvanceWithWork) {
 TEST(Speed, ReportSaysWhichSourceAndWhy) {
   EXPECT_EQ(p::speed_source(true).source, p::SpeedSource::heartbeat);
   const auto r = p::speed_source(false);
-  EXPECT_EQ(r.source, p::SpeedSource::cpu_time);
-  EXPECT_NE(r.why.find("PAPI not built"), std::string::npos) << r.why;
-  EXPECT_NE(r.why.find("per-thread CPU clock works"), std::string::npos) << r.why;
-  EXPECT_FALSE(p::papi_status().built);
+  const p::PapiStatus& papi = p::papi_status();
+  EXPECT_EQ(r.source, papi.usable ? p::SpeedSource::papi : p::SpeedSource::cpu_time);
+  EXPECT_NE(r.why.find("PAPI " + papi.detail), std::string::npos) << r.why;
+  if (!papi.usable) {
+    EXPECT_NE(r.why.find("per-thread CPU clock works"), std::string::npos) << r.why;
+  }
   EXPECT_STREQ(p::to_string(p::SpeedSource::cpu_time), "cpu-time");
+  EXPECT_STREQ(p::to_string(p::SpeedSource::papi), "papi");
+}
+
+// AUTOSCHED_HAVE_PAPI is given to this test as to the library (CMakeLists.txt).
+TEST(Speed, PapiStatusMatchesTheBuild) {
+  const p::PapiStatus& s = p::papi_status();
+#if AUTOSCHED_HAVE_PAPI
+  EXPECT_TRUE(s.built);
+  ASSERT_EQ(s.detail.rfind("built (PAPI ", 0), 0u) << s.detail;
+  const std::string says = s.usable ? "usable: PAPI_TOT_INS" : "no usable hardware counters: ";
+  const auto at = s.detail.find(says);
+  ASSERT_NE(at, std::string::npos) << s.detail;
+  EXPECT_GT(s.detail.size(), at + says.size()) << "no reason given: " << s.detail;
+#else
+  EXPECT_FALSE(s.built);
+  EXPECT_FALSE(s.usable);
+  EXPECT_EQ(s.detail.rfind("not built", 0), 0u) << s.detail;
+#endif
+  // A kernel that refuses perf_event_open (no PMU) cannot count with PAPI.
+  if (!autosched::hardware_counters_available()) {
+    EXPECT_FALSE(s.usable) << s.detail;
+  }
+  EXPECT_EQ(&p::papi_status(), &s);  // probed once
+}
+
+TEST(Speed, InstructionCounterAgreesWithThePapiStatus) {
+  p::InstructionCounter counter(p::current_tid());
+  EXPECT_EQ(counter.ok(), p::papi_status().usable) << counter.error();
+  if (!counter.ok()) {
+    EXPECT_FALSE(counter.error().empty());
+    EXPECT_FALSE(counter.read().has_value());
+    return;
+  }
+  const auto before = counter.read();
+  spin_a_little();
+  const auto after = counter.read();
+  ASSERT_TRUE(before && after);
+  EXPECT_GT(*after, *before);
 }
 
 }  // namespace

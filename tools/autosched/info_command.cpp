@@ -34,7 +34,8 @@ std::string env_or(const char* name, const char* unset) {
 }
 
 /// The pinning manager: its speed source here (without an application,
-/// so without heartbeats), whether affinities can be set, and its setting.
+/// so without heartbeats), whether affinities can be set, whether PAPI is
+/// built and counts here, and its setting.
 void print_pinning() {
   namespace pin = autosched::pinning;
   const pin::SpeedSourceReport speed = pin::speed_source(false);
@@ -49,6 +50,7 @@ void print_pinning() {
   const pin::OpenMpBinding binding = pin::openmp_binding();
   if (binding.bound) setting += "; off unless force=yes: " + binding.reason;
   row("pinning", line);
+  row("  PAPI", pin::papi_status().detail);
   row("  loop teams", setting);
 }
 
