@@ -391,7 +391,16 @@ void Manager::Impl::period(double elapsed) {
           t.utility = policy == Policy::learn_o1 ? utility_o1(v[i]) : utility_o2(v[i], mean, options.parameters.gamma);
           t.strategy.observe(static_cast<std::size_t>(t.played), t.utility, options.parameters);
         }
-        choice[i] = static_cast<int>(sampler.sample(t.strategy, options.parameters.lambda));
+        if (!options.parameters.stable_play) choice[i] = static_cast<int>(sampler.sample(t.strategy, options.parameters.lambda));
+      }
+      if (options.parameters.stable_play) {
+        std::vector<const Strategy*> strategies;
+        std::vector<int> current;
+        for (const Managed& t : next) {
+          strategies.push_back(&t.strategy);
+          current.push_back(t.pinned);
+        }
+        choice = stable_placement(strategies, current, options.parameters.lambda, sampler);
       }
       break;
     case Policy::round_robin:

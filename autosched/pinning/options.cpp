@@ -40,7 +40,7 @@ namespace {
 const std::vector<std::string_view> policy_names = {"learn",    "o1",          "learn-o1", "o2",
                                                     "learn-o2", "round-robin", "autopin",  "off"};
 const std::vector<std::string_view> keys = {"eps",  "lambda", "nu",     "gamma", "h",     "period",  "start",
-                                            "seed", "norm",   "window", "phase", "force", "pin-self"};
+                                            "play", "seed",   "norm",   "window", "phase", "force", "pin-self"};
 
 }  // namespace
 
@@ -83,6 +83,9 @@ ManagerOptions parse_options(std::string_view text, std::string_view source) {
       p.h = number(1e-9, 1e6);
     } else if (key == "period") {
       p.period = number(0.001, 3600);
+    } else if (key == "play") {
+      static const std::vector<std::string_view> plays = {"sample", "stable"};
+      p.stable_play = text::one_of(source, text, key, text::lower(value), plays) == 1;
     } else if (key == "start") {
       static const std::vector<std::string_view> starts = {"round-robin", "uniform"};
       p.uniform_start = text::one_of(source, text, key, text::lower(value), starts) == 1;

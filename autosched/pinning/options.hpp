@@ -4,6 +4,7 @@
 /// (ManagerOptions), environment second (AUTOSCHED_PINNING), e.g.
 ///   AUTOSCHED_PINNING=learn,eps=0.05,lambda=0.02,period=0.1
 ///   AUTOSCHED_PINNING=o2,gamma=0.04
+///   AUTOSCHED_PINNING=learn,play=stable
 ///   AUTOSCHED_PINNING=autopin,window=2,phase=0.8
 /// Policies: learn (= o1), o1, o2, round-robin, autopin, off.
 
@@ -64,7 +65,7 @@ struct ManagerOptions {
 
 /// Parses a setting such as "learn,eps=0.05,period=0.2". `source` names it in
 /// messages (the variable, or "pinning options"). Keys: eps, lambda, nu,
-/// gamma, h, period, start (round-robin|uniform), seed, norm, window, phase,
+/// gamma, h, period, start (round-robin|uniform), play (sample|stable), seed, norm, window, phase,
 /// force (yes|no), pin-self (yes|no). Throws autosched::Error naming the input
 /// and the accepted values.
 [[nodiscard]] ManagerOptions parse_options(std::string_view text, std::string_view source = "pinning options");

@@ -113,4 +113,58 @@ std::size_t Sampler::sample(const Strategy& s, double lambda) {
   return p.size() - 1;
 }
 
+bool Sampler::chance(double p) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  return unit(engine_) < p;
+}
+
+std::vector<int> stable_placement(const std::vector<const Strategy*>& strategies, const std::vector<int>& current,
+                                  double lambda, Sampler& sampler) {
+  if (current.size() != strategies.size())
+    detail::throw_error("pinning: stable_placement needs one current core per strategy");
+  const std::size_t n = strategies.size();
+  std::vector<int> next(n, -1);
+  std::vector<std::size_t> load;  // threads given each core so far
+  auto give = [&](std::size_t i, std::size_t core) {
+    if (load.size() <= core) load.resize(core + 1, 0);
+    ++load[core];
+    next[i] = static_cast<int>(core);
+  };
+  // Threads on a core that is still ranked first stay (ties must not shuffle
+  // them); the others, then, take the least crowded of their first-ranked
+  // cores, so that uniform vectors (after a reset) spread new threads out.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto p = strategies[i]->probabilities();
+      const double best = *std::max_element(p.begin(), p.end());
+      const int now = current[i];
+      const bool stays = now >= 0 && static_cast<std::size_t>(now) < p.size() && p[static_cast<std::size_t>(now)] >= best;
+      if (pass == 0 && stays) give(i, static_cast<std::size_t>(now));
+      if (pass == 1 && !stays) {
+        std::size_t pick = p.size();
+        for (std::size_t c = 0; c < p.size(); ++c) {
+          if (p[c] < best) continue;
+          const std::size_t here = c < load.size() ? load[c] : 0;
+          const std::size_t there = pick < load.size() ? load[pick] : 0;
+          if (pick == p.size() || here < there) pick = c;
+        }
+        give(i, pick);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t m = strategies[i]->cores();
+    if (m < 2 || !sampler.chance(lambda)) continue;
+    // A core other than this thread's, uniformly.
+    std::size_t target = sampler.uniform(m - 1);
+    if (static_cast<int>(target) >= next[i]) ++target;
+    std::vector<std::size_t> there;
+    for (std::size_t j = 0; j < n; ++j)
+      if (j != i && next[j] == static_cast<int>(target)) there.push_back(j);
+    if (!there.empty()) next[there[sampler.uniform(there.size())]] = next[i];
+    next[i] = static_cast<int>(target);
+  }
+  return next;
+}
+
 }  // namespace autosched::pinning

@@ -44,6 +44,11 @@ struct Parameters {
   /// the rest spread evenly over the other cores; in [0, 1].
   double initial_weight = 0.98;
   bool uniform_start = false;  ///< start from the uniform vector instead
+  /// How the next placement is drawn from the strategies. false (`play=sample`,
+  /// the paper's rule): every thread draws its core from its own vector each
+  /// period, so even settled vectors put 4 + 2 threads on 2 cores now and then.
+  /// true (`play=stable`): see stable_placement().
+  bool stable_play = false;
 
   /// Throws autosched::Error naming the first bad value and its accepted range.
   void validate() const;
@@ -125,9 +130,24 @@ class Sampler {
   [[nodiscard]] std::size_t sample(const Strategy& s, double lambda);
   /// A uniform index in [0, n), n >= 1.
   [[nodiscard]] std::size_t uniform(std::size_t n);
+  /// True with probability p.
+  [[nodiscard]] bool chance(double p);
 
  private:
   std::mt19937_64 engine_;
 };
+
+/// The next cores under `play=stable`: each thread plays the core its vector
+/// ranks first (its current core while that one is among the first), and
+/// explores, with probability lambda, by trading places with a random thread
+/// of another core (or moving there if that core holds none). Exploring thus
+/// never changes how many threads a core holds; only learning does, when a
+/// vector's first core changes. Why: a barrier-coupled team runs at the pace
+/// of its most crowded core, and independent draws crowd one core in about a
+/// fifth of the periods even with settled vectors (docs/RESULTS.md, thread
+/// pinning). `current[i]` is thread i's core index (-1: not placed yet);
+/// returns one core index per strategy.
+[[nodiscard]] std::vector<int> stable_placement(const std::vector<const Strategy*>& strategies,
+                                                const std::vector<int>& current, double lambda, Sampler& sampler);
 
 }  // namespace autosched::pinning

@@ -20,7 +20,8 @@
 # running-average utility and chosen core over time; its data in o1-trace.dat).
 #   RUNS=<n>            repetitions per cell (default 5)
 #   SCENARIOS, POLICIES, WAYS  subsets, space-separated (defaults: all;
-#                       ways: inside outside)
+#                       ways: inside outside); o1-stable and o2-stable are
+#                       o1 and o2 with play=stable (not in the default list)
 #   APP=aco|loop        the workload (default aco)
 #   ACO_ARGS="…"        options of autosched-aco (default: its own defaults,
 #                       6 threads, about 25 s on two free cores)
@@ -35,6 +36,8 @@
 #                       from there and build nothing (as the CTest smoke does)
 #   AUTOSCHED_BUILD_DIR=<dir>  otherwise build them in that configured build
 #                       directory (default: the release preset's)
+#   SUMMARY_ONLY=1      run nothing: redo summary.md and the pictures from
+#                       <out_dir>/runs.csv and traces/ (same APP, POLICIES)
 #   SMOKE=1             tiny cells: 1 run, scenarios none and constant,
 #                       policies os and o1, a few short ACO iterations
 set -euo pipefail
@@ -85,7 +88,12 @@ for program in "${programs[@]}"; do
 done
 
 mkdir -p "$out/traces"
-echo "scenario,policy,way,run,completion_s" >"$out/runs.csv"
+if [[ ${SUMMARY_ONLY:-0} != 1 ]]; then
+  echo "scenario,policy,way,run,completion_s" >"$out/runs.csv"
+elif [[ ! -s $out/runs.csv ]]; then
+  echo "$0: SUMMARY_ONLY=1 needs $out/runs.csv from an earlier run" >&2
+  exit 2
+fi
 unset AUTOSCHED_PINNING
 
 # The busy process of a scenario, in the background; its pid in $load ("" for none).
@@ -117,6 +125,7 @@ run_cell() {
   local scenario=$1 policy=$2 way=$3 run=$4
   local manager=$policy
   [[ $policy == os ]] && manager=off
+  [[ $policy == *-stable ]] && manager="${policy%-stable},play=stable"  # o1-stable: o1 with play=stable
   local name=$scenario-$policy-$way-$run
   local json=$out/traces/$name.json trace=$out/traces/$name.csv
   start_load "$scenario"
@@ -145,6 +154,7 @@ run_cell() {
 }
 
 start=$(date +%s)
+[[ ${SUMMARY_ONLY:-0} == 1 ]] && runs=0  # only the summary and pictures of runs.csv
 for ((run = 1; run <= runs; run++)); do
   for scenario in $scenarios; do
     for way in $ways; do

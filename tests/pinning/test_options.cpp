@@ -31,7 +31,7 @@ TEST(PinningOptions, PoliciesAndKeys) {
 
   const auto o = p::parse_options(
       "o2, eps=0.1,lambda=0.01,nu=0.2,gamma=0.04,h=0.5,period=0.2,start=uniform,seed=7,force=yes,pin-self=no,"
-      "norm=1000,window=2,phase=0.7");
+      "norm=1000,window=2,phase=0.7,play=stable");
   EXPECT_EQ(o.policy, p::Policy::learn_o2);
   EXPECT_DOUBLE_EQ(o.parameters.eps, 0.1);
   EXPECT_DOUBLE_EQ(o.parameters.lambda, 0.01);
@@ -40,6 +40,8 @@ TEST(PinningOptions, PoliciesAndKeys) {
   EXPECT_DOUBLE_EQ(o.parameters.h, 0.5);
   EXPECT_DOUBLE_EQ(o.parameters.period, 0.2);
   EXPECT_TRUE(o.parameters.uniform_start);
+  EXPECT_TRUE(o.parameters.stable_play);
+  EXPECT_FALSE(p::parse_options("learn").parameters.stable_play);
   EXPECT_EQ(o.seed, 7u);
   EXPECT_TRUE(o.force);
   EXPECT_FALSE(o.pin_self);
@@ -55,6 +57,8 @@ TEST(PinningOptions, BadInputIsNamedWithTheAcceptedValues) {
   EXPECT_EQ(error_of("learn,eps=2"), "AUTOSCHED_PINNING=learn,eps=2: expected eps = a number in [1e-09, 1], got '2'");
   EXPECT_EQ(error_of("learn,start=compact"),
             "AUTOSCHED_PINNING=learn,start=compact: expected start = one of round-robin, uniform, got 'compact'");
+  EXPECT_EQ(error_of("learn,play=greedy"),
+            "AUTOSCHED_PINNING=learn,play=greedy: expected play = one of sample, stable, got 'greedy'");
   EXPECT_NE(error_of("learn,speed=1").find("a key pinning accepts (eps, lambda"), std::string::npos);
   EXPECT_NE(error_of("learn,eps=0.1,eps=0.2").find("'eps' repeats"), std::string::npos);
   EXPECT_NE(error_of("learn,0.1").find("has no '='"), std::string::npos);

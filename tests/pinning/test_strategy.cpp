@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <numeric>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -210,6 +212,42 @@ TEST(Sampler, SameSeedSameSequence) {
   Strategy s(3, 0, true);
   Sampler a(99), b(99);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.sample(s, 0.1), b.sample(s, 0.1));
+}
+
+// play=stable: settled vectors keep every thread where it is; exploring
+// trades places, so the count per core never changes while the vectors do not.
+TEST(StablePlacement, ExploringTradesPlacesAndKeepsTheCountPerCore) {
+  std::vector<Strategy> team;
+  for (std::size_t i = 0; i < 6; ++i) team.emplace_back(2, i);  // 0.98 on core i mod 2
+  std::vector<const Strategy*> view;
+  for (const Strategy& s : team) view.push_back(&s);
+  std::vector<int> current = {0, 1, 0, 1, 0, 1};
+  Sampler sampler(5);
+  EXPECT_EQ(autosched::pinning::stable_placement(view, current, 0.0, sampler), current);
+  int moved = 0;
+  for (int period = 0; period < 200; ++period) {
+    const std::vector<int> next = autosched::pinning::stable_placement(view, current, 0.3, sampler);
+    ASSERT_EQ(std::count(next.begin(), next.end(), 0), 3) << "period " << period;
+    for (std::size_t i = 0; i < next.size(); ++i) moved += next[i] != current[i] ? 1 : 0;
+    current = next;
+  }
+  EXPECT_GT(moved, 0);  // it did explore
+}
+
+TEST(StablePlacement, FollowsTheFirstRankedCoreAndSpreadsUniformVectors) {
+  Strategy prefers_one(3, 1);  // 0.98 on core 1
+  Strategy a(3, 0, true), b(3, 0, true), c(3, 0, true);  // uniform: every core ranked first
+  std::vector<const Strategy*> view = {&prefers_one, &a, &b, &c};
+  Sampler sampler(1);
+  // Thread 0 leaves core 2 for its first-ranked core 1; a stays on core 2 (a
+  // tie keeps it); b, new, takes the empty core 0; then every core holds one
+  // thread and c takes the first of them.
+  const std::vector<int> next = autosched::pinning::stable_placement(view, {2, 2, -1, -1}, 0.0, sampler);
+  EXPECT_EQ(next[0], 1);
+  EXPECT_EQ(next[1], 2);
+  EXPECT_EQ(next[2], 0);
+  EXPECT_EQ(next[3], 0);
+  EXPECT_THROW((void)autosched::pinning::stable_placement(view, {0}, 0.0, sampler), autosched::Error);
 }
 
 TEST(Utility, O1IsTheSpeedAndO2PenalisesDistanceFromTheMean) {
