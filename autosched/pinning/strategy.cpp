@@ -124,9 +124,10 @@ std::vector<int> stable_placement(const std::vector<const Strategy*>& strategies
     detail::throw_error("pinning: stable_placement needs one current core per strategy");
   const std::size_t n = strategies.size();
   std::vector<int> next(n, -1);
-  std::vector<std::size_t> load;  // threads given each core so far
+  std::size_t cores = 0;
+  for (const Strategy* s : strategies) cores = std::max(cores, s->cores());
+  std::vector<std::size_t> load(cores, 0);  // threads given each core so far
   auto give = [&](std::size_t i, std::size_t core) {
-    if (load.size() <= core) load.resize(core + 1, 0);
     ++load[core];
     next[i] = static_cast<int>(core);
   };
@@ -142,12 +143,8 @@ std::vector<int> stable_placement(const std::vector<const Strategy*>& strategies
       if (pass == 0 && stays) give(i, static_cast<std::size_t>(now));
       if (pass == 1 && !stays) {
         std::size_t pick = p.size();
-        for (std::size_t c = 0; c < p.size(); ++c) {
-          if (p[c] < best) continue;
-          const std::size_t here = c < load.size() ? load[c] : 0;
-          const std::size_t there = pick < load.size() ? load[pick] : 0;
-          if (pick == p.size() || here < there) pick = c;
-        }
+        for (std::size_t c = 0; c < p.size(); ++c)
+          if (p[c] >= best && (pick == p.size() || load[c] < load[pick])) pick = c;
         give(i, pick);
       }
     }
