@@ -6,7 +6,7 @@
 # them apart; it gives up some of the specialised model's lead on
 # 2cpu+2gpu, docs/dag-policy.md). All in simulation (READYS's duration table, tiles 4..8, noise
 # σ ∈ {0, 0.1, 0.3, 0.5}). A few minutes per model on a 2-core VM; progress on
-# stderr. Training is deterministic for a seed and a thread count (here 2),
+# stderr. Training is deterministic for a seed and a thread count (here 2; 1 for qr),
 # up to libtorch's floating-point order on another CPU.
 # Usage: bench/dag/train-models.sh [name ...]   (default: cholesky lu qr cholesky-platforms)
 #   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build
@@ -24,18 +24,23 @@ mkdir -p "$out"
 names=("$@")
 [[ ${#names[@]} -gt 0 ]] || names=(cholesky lu qr cholesky-platforms)
 for name in "${names[@]}"; do
+  extra=() threads=2
   case $name in
-    cholesky | lu) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
-    # QR: heft-online's rule degrades as T grows there, heteroprio's does
-    # not; a teacher that looks ahead with both follows the better one. (The
-    # same teacher gave a worse LU model: docs/dag-policy.md.)
-    qr) graph=$name platforms=2cpu+2gpu teacher=lookahead:heft-online+heteroprio ;;
+    cholesky) graph=$name platforms=2cpu+2gpu teacher=lookahead ;;
+    # LU and QR: heft-online's rule degrades as T grows there (LU T = 12:
+    # 1312 against HEFT's 1186), heteroprio's does not; a teacher that looks
+    # one step ahead of heteroprio is ahead of both at every size and its
+    # students transfer to T = 16 (docs/dag-policy.md). QR's student needs
+    # more imitation before PPO; one thread keeps its result reproducible.
+    lu) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio ;;
+    qr) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio threads=1
+        extra=(--dagger-rounds 5 --imitation-epochs 24) ;;
     cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu teacher=lookahead ;;
     *) echo "train-models.sh: unknown model '$name' (cholesky, lu, qr, cholesky-platforms)" >&2; exit 2 ;;
   esac
   start=$(date +%s)
   AUTOSCHED_DB=off "$build/bin/autosched" dag train --graph "$graph" --tiles 4..8 --platforms "$platforms" \
-    --sigmas 0,0.1,0.3,0.5 --teacher "$teacher" --seed 1 --threads 2 --output "$out/$name.model" --no-resume
+    --sigmas 0,0.1,0.3,0.5 --teacher "$teacher" "${extra[@]}" --seed 1 --threads "$threads" --output "$out/$name.model" --no-resume
   rm -rf "$out/$name.model.checkpoint"
   echo "train-models.sh: $name in $(($(date +%s) - start)) s" >&2
 done
