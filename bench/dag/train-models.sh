@@ -35,7 +35,10 @@ for name in "${names[@]}"; do
     lu) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio ;;
     qr) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio threads=1
         extra=(--dagger-rounds 5 --imitation-epochs 24) ;;
-    cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu teacher=lookahead ;;
+    # The platforms model too: looking ahead over heteroprio keeps it ahead
+    # of heteroprio on 3cpu+1gpu at T = 12-16, where over heft-online it fell
+    # 7-14% behind.
+    cholesky-platforms) graph=cholesky platforms=2cpu+2gpu,4cpu,4gpu,3cpu+1gpu teacher=lookahead:heteroprio ;;
     *) echo "train-models.sh: unknown model '$name' (cholesky, lu, qr, cholesky-platforms)" >&2; exit 2 ;;
   esac
   start=$(date +%s)
