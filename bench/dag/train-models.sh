@@ -31,7 +31,8 @@ for name in "${names[@]}"; do
     # 1312 against HEFT's 1186), heteroprio's does not; a teacher that looks
     # one step ahead of heteroprio is ahead of both at every size and its
     # students transfer to T = 16 (docs/dag-policy.md). QR's student needs
-    # more imitation before PPO; one thread keeps its result reproducible.
+    # more imitation before PPO. The shipped QR model was trained on one
+    # thread; training is reproducible per thread count, so keep it at 1.
     lu) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio ;;
     qr) graph=$name platforms=2cpu+2gpu teacher=lookahead:heteroprio threads=1
         extra=(--dagger-rounds 5 --imitation-epochs 24) ;;
