@@ -182,7 +182,11 @@ void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
     loop.ticket = loop.group->decide(*schedule->selection, n, size);
     spec_ = loop.ticket.arm;
     if (loop.ticket.owns && loop.ticket.decision.profile) {
-      spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(n, profile_blocks), false, {}};
+      // At least four blocks per rank: with 256 blocks on 200 ranks most
+      // ranks would get one block and the profiling instance would run as
+      // unbalanced as block static.
+      const std::int64_t blocks = std::max<std::int64_t>(profile_blocks, std::int64_t{4} * size);
+      spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(n, blocks), false, {}};
     }
   } else if (schedule->selection) {
     spec_ = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn

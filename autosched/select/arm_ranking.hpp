@@ -11,6 +11,7 @@
 #include <autosched/select/arm.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -18,11 +19,15 @@ namespace autosched {
 
 /// Predicted loop time (ns) of each arm with `workers` workers (relative
 /// `speeds`, one per worker, or empty: all equal). An arm the simulator
-/// cannot run gets +infinity (never tried on a prediction).
+/// cannot run gets +infinity (never tried on a prediction). `dispatches`,
+/// when given, receives each arm's simulated chunk count (0: unpredicted).
 std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profile, int workers,
-                                 std::span<const double> speeds = {});
+                                 std::span<const double> speeds = {}, std::vector<std::int64_t>* dispatches = nullptr);
 
-/// Arm indices by predicted time, lowest first (ties: lower index first).
-std::vector<int> rank_by(const std::vector<double>& predicted);
+/// Arm indices by predicted time, lowest first. Ties (one long chunk decides
+/// both loop times, say): fewer `dispatches` first where given, since every
+/// dispatch is a risk the simulator prices only at its mean; then the lower
+/// index.
+std::vector<int> rank_by(const std::vector<double>& predicted, std::span<const std::int64_t> dispatches = {});
 
 }  // namespace autosched

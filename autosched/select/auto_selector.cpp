@@ -105,6 +105,9 @@ Decision AutoSelector::choose(const Context& context) {
   if (!untried_.empty()) {
     if (const int arm = promising_untried(); arm >= 0) return guarded(arm, true);
   }
+  if (second_looks_left_ > 0) {
+    if (const int arm = second_look(); arm >= 0) return guarded(arm, true);
+  }
   if (recheck_first_) {
     // The sweep's first trial ran right after the warm-up, often still cold
     // (page faults, caches, frequency ramp): try that arm once more, so that
@@ -176,12 +179,13 @@ void AutoSelector::reopen() {
 
 void AutoSelector::rank(const CostProfile& profile, int workers) {
   const auto t0 = std::chrono::steady_clock::now();
-  raw_predicted_ = predict_arms(loop_arms_, profile, workers);
+  std::vector<std::int64_t> dispatches;
+  raw_predicted_ = predict_arms(loop_arms_, profile, workers, {}, &dispatches);
   predicted_ = raw_predicted_;
   if (prior_ != nullptr) {
     for (std::size_t a = 0; a < predicted_.size(); ++a) predicted_[a] *= prior_->factor(loop_arms_[a]);
   }
-  const std::vector<int> order = rank_by(predicted_);
+  const std::vector<int> order = rank_by(predicted_, dispatches);
   const double best = predicted_[static_cast<std::size_t>(order.front())];
   shortlist_.clear();
   untried_.clear();
@@ -200,6 +204,7 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
   queue_ = shortlist_;
   queue_next_ = 0;
   extra_trials_ = 0;
+  second_looks_left_ = 2;
   first_trial_ = true;
   teach_prior_ = prior_ != nullptr;
   recheck_first_ = false;  // the profiling instance took the cold start
@@ -243,6 +248,35 @@ int AutoSelector::promising_untried() {
   return -1;
 }
 
+bool AutoSelector::owed_second_look(int arm, int best) const {
+  const ArmState& a = arms_[static_cast<std::size_t>(arm)];
+  return second_looks_left_ > 0 && arm != best && !a.retired && a.all.count == 1 &&
+         a.all.mean <= (1.0 + 2.0 * config_.margin) * arms_[static_cast<std::size_t>(best)].all.mean;
+}
+
+int AutoSelector::second_look() {
+  // One sample cannot tell a noisy arm's unlucky instance from its level
+  // (adaptive techniques across ranks swing by 20% from one instance to the
+  // next), and Thompson sampling on a single sample rarely returns to an arm
+  // that measured a few percent worse than a steady one. So the tried arms
+  // whose one sample lies within twice the trial margin of the best get a
+  // second sample, the closest first, at most two per ranking.
+  const int best = best_arm();
+  int pick = -1;
+  for (int i = 0; best >= 0 && i < static_cast<int>(arms_.size()); ++i) {
+    if (owed_second_look(i, best) &&
+        (pick < 0 || arms_[static_cast<std::size_t>(i)].all.mean < arms_[static_cast<std::size_t>(pick)].all.mean)) {
+      pick = i;
+    }
+  }
+  if (pick < 0) {
+    second_looks_left_ = 0;
+  } else {
+    --second_looks_left_;
+  }
+  return pick;
+}
+
 void AutoSelector::eliminate() {
   const int best = best_arm();
   if (best < 0) return;
@@ -262,7 +296,7 @@ void AutoSelector::eliminate() {
   if (predicted_.size() != arms_.size()) return;
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     ArmState& a = arms_[static_cast<std::size_t>(i)];
-    if (i == best || a.retired || a.all.count < 1 || predicted_equal(i, best)) continue;
+    if (i == best || a.retired || a.all.count < 1 || predicted_equal(i, best) || owed_second_look(i, best)) continue;
     const bool predicted_worse = predicted_[static_cast<std::size_t>(i)] > predicted_[static_cast<std::size_t>(best)];
     if (predicted_worse && a.all.mean > (1.0 + config_.tie) * b.mean) a.retired = true;
   }

@@ -118,6 +118,11 @@ class AutoSelector final : public Selector {
   /// beat the best measured one (at most two such); else -1 (and the untried
   /// arms are dropped).
   int promising_untried();
+  /// After those: a tried arm with one sample within twice the margin of the
+  /// best, for its second sample (at most two per ranking); else -1.
+  int second_look();
+  /// `arm` is still owed that second sample (and is not retired meanwhile).
+  [[nodiscard]] bool owed_second_look(int arm, int best) const;
   /// Retires arms clearly worse than the best (prediction mode).
   void eliminate();
   /// Both arms predicted, within a tie of each other.
@@ -155,6 +160,7 @@ class AutoSelector final : public Selector {
   std::vector<int> shortlist_;
   std::vector<int> untried_;    ///< ranked but not tried, best-predicted first
   int extra_trials_ = 0;        ///< untried arms tried after the shortlist
+  int second_looks_left_ = 0;   ///< tried arms close to the best still owed a second sample
   double ranking_ns_ = 0;
   int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
   int verify_arm_ = -1;

@@ -54,6 +54,9 @@ class CostProfile {
   void set_dispatch_queues(double counter_ns, double coordinator_ns) noexcept;
   [[nodiscard]] double counter_queue_ns() const noexcept { return counter_queue_ns_; }
   [[nodiscard]] double coordinator_queue_ns() const noexcept { return coordinator_queue_ns_; }
+  /// Dispatches queue at one place (the process level): every dispatch
+  /// counts, so the simulator resolves single iterations.
+  [[nodiscard]] bool dispatches_queue() const noexcept { return counter_queue_ns_ > 0 || coordinator_queue_ns_ > 0; }
   /// Σ of every block: the loop's body time on one worker.
   [[nodiscard]] double total_ns() const noexcept { return prefix_.empty() ? 0.0 : prefix_.back(); }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -39,49 +40,118 @@ struct Event {
   bool operator>(const Event& o) const noexcept { return time > o.time || (time == o.time && worker > o.worker); }
 };
 
-/// One instance: the earliest free worker asks next (ties: the lower id).
-/// A dispatch first waits for the shared server (free again `serial` after
-/// it began serving the previous one), then costs `serial` + h.
+/// How a dispatch reaches a worker: through nobody (thread teams: only h),
+/// or through a queue at rank 0 that serves one request at a time, for
+/// `serial` ns each (process level). In master-worker mode rank 0 is also
+/// worker 0: it takes its own chunks without asking, and every request it
+/// serves holds up its own chunk for that long; the other workers ask for
+/// their next chunk early, with 15% of the current one left (at least one
+/// iteration), as autosched::mpi's workers do, so their wait overlaps the tail.
+struct DispatchModel {
+  double h = 0;
+  double serial = 0;
+  bool master_worker = false;
+};
+
+/// Iterations of chunk `c` a master-worker worker runs before it asks again
+/// (autosched::mpi's default request point).
+std::int64_t run_before_asking(IndexRange c, std::int64_t unit) {
+  const std::int64_t iterations = c.size() * unit;
+  const std::int64_t left = std::max<std::int64_t>(1, iterations * 15 / 100);
+  return iterations > left ? (iterations - left + unit - 1) / unit : 0;
+}
+
+/// One instance: the earliest worker to ask is served next (ties: the lower
+/// id). A dispatch first waits for the shared server (free again `serial`
+/// after it began serving the previous one), then costs `serial` + h; the
+/// chunk starts when the answer is in and the worker's current chunk is done.
 template <class D>
-void run_instance(D& d, std::span<const double> before, double h, double serial, std::span<const double> speed,
-                  double dispatches_per_unit, SimulatedInstance& out) {
+void run_instance(D& d, std::span<const double> before, const DispatchModel& model, std::int64_t unit,
+                  std::span<const double> speed, double dispatches_per_unit, SimulatedInstance& out) {
   const int p = static_cast<int>(speed.size());
   std::vector<typename D::Worker> workers;
   workers.reserve(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) workers.push_back(d.worker(i, 0));
-  std::vector<Event> ready;  // min-heap
-  ready.reserve(static_cast<std::size_t>(p));
-  for (int i = 0; i < p; ++i) ready.push_back({0.0, i});
+  std::vector<Event> asks;  // min-heap of requests
+  asks.reserve(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) asks.push_back({0.0, i});
+  std::vector<double> busy_until(static_cast<std::size_t>(p), 0.0);
+  // A chunk's times reach the dispenser as they do in the runtimes: with the
+  // worker's first request after the chunk has ended (at once for threads;
+  // one chunk later for early-asking ranks), or when the worker leaves.
+  struct Pending {
+    IndexRange chunk;
+    ChunkTiming timing;
+  };
+  std::vector<std::vector<Pending>> pending(static_cast<std::size_t>(D::timed ? p : 0));
+  const auto report = [&](std::size_t i, double now) {
+    if constexpr (D::timed) {
+      std::vector<Pending>& q = pending[i];  // at most two: the chunk running and the one before
+      std::size_t done = 0;
+      while (done < q.size() && static_cast<double>(q[done].timing.finished_ns) <= now) {
+        d.completed(workers[i], q[done].chunk, q[done].timing);
+        ++done;
+      }
+      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(done));
+    }
+  };
   double chunks = 0;
   double server_free = 0;
-  while (!ready.empty()) {
-    std::pop_heap(ready.begin(), ready.end(), std::greater<>{});
-    const Event e = ready.back();
-    ready.pop_back();
+  double coordinator_delay = 0;  // service time not yet added to worker 0's pending ask
+  while (!asks.empty()) {
+    std::pop_heap(asks.begin(), asks.end(), std::greater<>{});
+    const Event e = asks.back();
+    asks.pop_back();
     const auto i = static_cast<std::size_t>(e.worker);
+    const bool coordinator = model.master_worker && i == 0;
+    if (coordinator && coordinator_delay > 0) {  // its chunk ran longer: it asks later
+      asks.push_back({e.time + coordinator_delay, e.worker});
+      std::push_heap(asks.begin(), asks.end(), std::greater<>{});
+      coordinator_delay = 0;
+      continue;
+    }
+    report(i, e.time);
     const IndexRange c = d.next(workers[i]);
     if (c.empty()) {
-      out.finish_ns[i] = e.time;
+      report(i, std::numeric_limits<double>::infinity());
+      out.finish_ns[i] = std::max(e.time, busy_until[i]);
       if constexpr (requires { d.finished(workers[0], std::int64_t{}); }) {
-        d.finished(workers[i], static_cast<std::int64_t>(e.time));
+        d.finished(workers[i], static_cast<std::int64_t>(out.finish_ns[i]));
       }
       continue;
     }
     // A chunk of one unit stands for `dispatches_per_unit` real chunks.
     const double dispatches = c.size() == 1 ? dispatches_per_unit : 1.0;
     chunks += dispatches;
-    const double granted = std::max(e.time, server_free);
-    server_free = granted + serial * dispatches;
-    const double started = server_free + h * dispatches;
+    double answered = e.time;
+    if (!coordinator) {
+      const double granted = std::max(e.time, server_free);
+      server_free = granted + model.serial * dispatches;
+      answered = server_free + model.h * dispatches;
+      if (model.master_worker && busy_until[0] > granted) {  // rank 0 stops its own chunk to serve
+        busy_until[0] += model.serial * dispatches;
+        coordinator_delay += model.serial * dispatches;
+        if constexpr (D::timed) {
+          if (!pending[0].empty()) pending[0].back().timing.finished_ns += static_cast<std::int64_t>(model.serial * dispatches);
+        }
+      }
+    }
+    const double ready = std::max(e.time, busy_until[i]);  // free, and asking
+    const double started = std::max(answered, busy_until[i]);
     const double body = before[static_cast<std::size_t>(c.end)] - before[static_cast<std::size_t>(c.begin)];
     const double finished = started + body / speed[i];
+    busy_until[i] = finished;
     if constexpr (D::timed) {
-      d.completed(workers[i], c,
-                  ChunkTiming{static_cast<std::int64_t>(e.time), static_cast<std::int64_t>(started),
-                              static_cast<std::int64_t>(finished)});
+      pending[i].push_back({c, ChunkTiming{static_cast<std::int64_t>(ready), static_cast<std::int64_t>(started),
+                                           static_cast<std::int64_t>(finished)}});
     }
-    ready.push_back({finished, e.worker});
-    std::push_heap(ready.begin(), ready.end(), std::greater<>{});
+    double asks_at = finished;
+    if (model.master_worker && !coordinator) {
+      const std::int64_t first = c.begin + run_before_asking(c, unit);
+      asks_at = started + (before[static_cast<std::size_t>(first)] - before[static_cast<std::size_t>(c.begin)]) / speed[i];
+    }
+    asks.push_back({asks_at, e.worker});
+    std::push_heap(asks.begin(), asks.end(), std::greater<>{});
   }
   out.chunks = static_cast<std::int64_t>(std::llround(chunks));
   out.time_ns = *std::max_element(out.finish_ns.begin(), out.finish_ns.end());
@@ -130,7 +200,14 @@ LoopSimulator::LoopSimulator(const CostProfile& profile, const LoopSimulationOpt
 SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
   const int p = options_.workers;
   // The chunk parameter in real iterations, then in units (at least one).
-  const std::int64_t chunk = arm.expert_chunk ? exp_chunk(n_, p) : arm.chunk;
+  std::int64_t chunk = arm.expert_chunk ? exp_chunk(n_, p) : arm.chunk;
+  if (arm.technique == TechniqueId::static_ && chunk > 0) {
+    // Cyclic static deals fixed chunks round the workers, so with chunks
+    // finer than the profile's blocks the profile cannot say how a block's
+    // time falls among them (a 2-D loop's costly columns can land on the
+    // same workers in every row): it is priced at the profile's resolution.
+    chunk = std::max(chunk, profile_->block_size());
+  }
   const std::int64_t unit_chunk = chunk > 0 ? std::max<std::int64_t>(1, (chunk + unit_ / 2) / unit_) : 0;
   const double dispatches_per_unit =
       unit_ > 1 && fixed_chunks(arm.technique)
@@ -150,11 +227,15 @@ SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
         [&](auto& d) {
           using D = std::decay_t<decltype(d)>;
           if constexpr (!std::is_same_v<D, std::monostate>) {
-            // Which queue a dispatch waits in (process level; 0 for thread teams).
-            const double serial = std::is_same_v<D, ChunkSequence>                                  ? profile_->counter_queue_ns()
-                                  : std::is_same_v<D, BlockStatic> || std::is_same_v<D, CyclicStatic> ? 0.0
-                                                                                                     : profile_->coordinator_queue_ns();
-            run_instance(d, before_, profile_->overhead_ns(), serial, speed_, dispatches_per_unit, out);
+            // Which queue a dispatch waits in (process level; none for thread teams).
+            DispatchModel model{profile_->overhead_ns(), 0.0, false};
+            if constexpr (std::is_same_v<D, ChunkSequence>) {
+              model.serial = profile_->counter_queue_ns();
+            } else if constexpr (!std::is_same_v<D, BlockStatic> && !std::is_same_v<D, CyclicStatic>) {
+              model.serial = profile_->coordinator_queue_ns();
+              model.master_worker = model.serial > 0;
+            }
+            run_instance(d, before_, model, unit_, speed_, dispatches_per_unit, out);
           }
         },
         dispenser);

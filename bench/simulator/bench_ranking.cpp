@@ -2,9 +2,12 @@
 // measured cost profile (select/arm_ranking.hpp). It runs once per profile
 // (the first instance of a loop in a process, and after a detected change),
 // in observe() after the instance closed, never between chunks. Prints CSV:
-//   workers, arms, iterations, median_us, p90_us
+//   workers, queued, arms, iterations, median_us, p90_us
 // for a 10^5-iteration profile of 256 blocks whose cost rises along the
-// loop, auto's 24 arms plus six chunked ones (30), at P = 2, 20, 56, 128.
+// loop, auto's 24 arms plus six chunked ones (30), at P = 2, 20, 56, 128,
+// and at P = 200 with process-level dispatch queues (12 µs at the counter,
+// 6 µs at the coordinator, as measured under SMPI), where the simulator
+// resolves single iterations (column `queued` = 1).
 //
 //   bench_ranking [--repeats K]
 #include <autosched/core/text.hpp>
@@ -16,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 int main(int argc, char** argv) {
@@ -40,18 +44,22 @@ int main(int argc, char** argv) {
   for (const char* extra : {"ss:16", "ss:64", "ss:256", "static-steal:64", "gss:16", "tss:64"}) {
     arms.push_back(parse_technique_spec(extra, "bench_ranking"));
   }
-  std::printf("workers,arms,iterations,median_us,p90_us\n");
-  for (const int p : {2, 20, 56, 128}) {
+  CostProfile queued = profile;
+  queued.set_dispatch_queues(12000, 6000);
+  std::printf("workers,queued,arms,iterations,median_us,p90_us\n");
+  const std::pair<int, const CostProfile*> cases[] = {{2, &profile},   {20, &profile}, {56, &profile},
+                                                      {128, &profile}, {200, &queued}};
+  for (const auto& [p, measured] : cases) {
     std::vector<double> us;
     double sink = 0;
     for (int r = 0; r < repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      const std::vector<double> predicted = predict_arms(arms, profile, p);
+      const std::vector<double> predicted = predict_arms(arms, *measured, p);
       us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
       sink += predicted.front();
     }
     std::sort(us.begin(), us.end());
-    std::printf("%d,%zu,%lld,%.1f,%.1f\n", p, arms.size(), static_cast<long long>(n), us[us.size() / 2],
+    std::printf("%d,%d,%zu,%lld,%.1f,%.1f\n", p, measured->dispatches_queue() ? 1 : 0, arms.size(), static_cast<long long>(n), us[us.size() / 2],
                 us[us.size() * 9 / 10]);
     if (sink < 0) std::puts("");  // keeps the predictions alive
   }

@@ -15,9 +15,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace autosched::cli {
@@ -29,8 +31,26 @@ struct Options {
   std::string workers = "2";
   std::string arms = "auto";
   std::string speeds;
+  std::string queues;
   std::string csv;
 };
+
+/// `--queues 12100,6300`: the process level's dispatch queues in ns (rank 0's
+/// shared counter, then its coordinator), as autosched::mpi measures them.
+void apply_queues(const std::string& spec, std::vector<RecordedProfile>& profiles) {
+  if (spec.empty()) return;
+  const std::vector<std::string_view> parts = text::split(spec, ',');
+  std::optional<double> counter, coordinator;
+  if (parts.size() == 2) {
+    counter = text::to_double(text::trim(parts[0]));
+    coordinator = text::to_double(text::trim(parts[1]));
+  }
+  if (!counter || !coordinator || !(*counter >= 0) || !(*coordinator >= 0) || !std::isfinite(*counter) ||
+      !std::isfinite(*coordinator)) {
+    detail::throw_error("simulate: --queues '" + spec + "': expected two times in ns ≥ 0, counter,coordinator");
+  }
+  for (RecordedProfile& r : profiles) r.profile.set_dispatch_queues(*counter, *coordinator);
+}
 
 Portfolio arms_for(const std::string& text) {
   if (text == "auto") return auto_portfolio();
@@ -40,7 +60,8 @@ Portfolio arms_for(const std::string& text) {
 }
 
 void run(const Options& o) {
-  const std::vector<RecordedProfile> profiles = load_profiles(o.profiles);
+  std::vector<RecordedProfile> profiles = load_profiles(o.profiles);
+  apply_queues(o.queues, profiles);
   const std::vector<int> counts = worker_counts(o.workers, "--workers");
   const Portfolio arms = arms_for(o.arms);
   std::ostringstream csv;
@@ -49,9 +70,10 @@ void run(const Options& o) {
     for (const int p : counts) {
       const std::vector<double> speeds = worker_speeds(o.speeds, p, "--speeds");
       const auto t0 = std::chrono::steady_clock::now();
-      std::vector<double> predicted = predict_arms(arms, r.profile, p, speeds);
+      std::vector<std::int64_t> dispatches;
+      std::vector<double> predicted = predict_arms(arms, r.profile, p, speeds, &dispatches);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-      const std::vector<int> order = rank_by(predicted);
+      const std::vector<int> order = rank_by(predicted, dispatches);
       const double best = predicted[static_cast<std::size_t>(order.front())];
       std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns) simulated at P = %d%s: %zu arms "
                   "ranked in %.0f µs\n",
@@ -87,6 +109,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--arms", options->arms,
                   "auto (the 24 of auto's portfolio, default), auto4omp, lb4mpi, or arms like static,gss:16,ss:expert");
   cmd->add_option("--speeds", options->speeds, "Relative worker speeds, ':' separated, repeated over the team");
+  cmd->add_option("--queues", options->queues,
+                  "Process-level dispatch queues in ns, counter,coordinator (autosched::mpi measures them; default none)");
   cmd->add_option("--csv", options->csv, "Also write the predictions as CSV to this file");
   cmd->callback([options] { run(*options); });
 }
