@@ -131,8 +131,14 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
       if (model.master_worker && busy_until[0] > granted) {  // rank 0 stops its own chunk to serve
         busy_until[0] += model.serial * dispatches;
         coordinator_delay += model.serial * dispatches;
-        if constexpr (D::timed) {
-          if (!pending[0].empty()) pending[0].back().timing.finished_ns += static_cast<std::int64_t>(model.serial * dispatches);
+        if constexpr (D::timed) {  // timed without the serving, as autosched::mpi's coordinator reports it
+          if (!pending[0].empty()) {
+            ChunkTiming& t = pending[0].back().timing;
+            const auto served = static_cast<std::int64_t>(model.serial * dispatches);
+            t.requested_ns += served;
+            t.started_ns += served;
+            t.finished_ns += served;
+          }
         }
       }
     }

@@ -3,6 +3,7 @@
 // the same loop explores nothing. Deterministic: outcomes are computed, and
 // the trace-driven scenarios are the select-sim ones.
 #include <autosched/core/error.hpp>
+#include <autosched/select/arm_ranking.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/profile_scenario.hpp>
 #include <autosched/select/selector_config.hpp>
@@ -121,6 +122,56 @@ TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
     const auto& list = s.shortlist();
     EXPECT_EQ(std::find(list.begin(), list.end(), next.arm), list.end()) << next.arm;
     EXPECT_TRUE(next.exploring);
+  }
+}
+
+TEST(AutoPrediction, TiesGoToFewerDispatches) {
+  EXPECT_EQ(rank_by({5, 3, 3, 7}), (std::vector<int>{1, 2, 0, 3}));
+  const std::vector<std::int64_t> dispatches{1, 90, 40, 1};
+  EXPECT_EQ(rank_by({5, 3, 3, 7}, dispatches), (std::vector<int>{2, 1, 0, 3}));
+}
+
+TEST(AutoPrediction, WhereDispatchesQueueChunksBelowACoarseUnitCount) {
+  // 10^5 iterations on 200 workers: a coarse unit is 32 iterations, so
+  // fac2 with a minimum chunk of 8 or of 16 would be the same simulation.
+  // Where every dispatch waits at rank 0 the tail of small chunks matters,
+  // and the process level simulates single iterations.
+  const Portfolio arms{arm("fac2:8"), arm("fac2:16")};
+  CostProfile profile = CostProfile::uniform(100000, 1000.0, 0);
+  std::vector<std::int64_t> dispatches;
+  const std::vector<double> threads = predict_arms(arms, profile, 200, {}, &dispatches);
+  EXPECT_DOUBLE_EQ(threads[0], threads[1]);
+  EXPECT_EQ(dispatches[0], dispatches[1]);
+  profile.set_dispatch_queues(12000, 6000);
+  const std::vector<double> ranks = predict_arms(arms, profile, 200, {}, &dispatches);
+  EXPECT_GT(dispatches[0], dispatches[1]);
+  EXPECT_GT(ranks[0], ranks[1]);
+}
+
+TEST(AutoPrediction, ATriedArmCloseToTheBestGetsASecondLook) {
+  // ss:16 and ss:8 are predicted equal on the heavy head, far ahead of fac2
+  // and static, and both are tried. Measured 1× and 1.1× the prediction,
+  // one sample cannot tell a noisy arm's unlucky instance from its level,
+  // so the slower one runs once more before sampling starts; at 1.5×
+  // (beyond twice the trial margin) it does not.
+  for (const double second : {1.10, 1.50}) {
+    AutoSelector s({arm("static"), arm("fac2"), arm("ss:8"), arm("ss:16")}, {.max_trials = 2});
+    const CostProfile profile = heavy_head();
+    const Context context{4096, 4, {}};
+    s.observe(s.choose(context), measured(1e6, &profile));
+    ASSERT_EQ(s.shortlist(), (std::vector<int>{3, 2}));  // equal predictions: fewer dispatches first
+    const Decision a = s.choose(context);
+    const double predicted = s.predicted()[static_cast<std::size_t>(a.arm)];
+    s.observe(a, measured(predicted));
+    const Decision b = s.choose(context);
+    s.observe(b, measured(second * predicted));
+    const Decision next = s.choose(context);
+    if (second < 1.2) {
+      EXPECT_EQ(next.arm, b.arm);
+      EXPECT_TRUE(next.exploring);
+    } else {
+      EXPECT_EQ(next.arm, a.arm);
+    }
   }
 }
 

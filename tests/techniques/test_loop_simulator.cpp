@@ -115,6 +115,40 @@ TEST(LoopSimulator, DispatchQueuesAtOneServer) {
   EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(4)).time_ns, 2000);
 }
 
+TEST(LoopSimulator, MasterWorkerByHand) {
+  // The coordinator's queue (1 µs per request, h = 0), 2 ranks, 8 iterations
+  // of 10 µs in fixed chunks of 2 (the profiling technique: not a
+  // ChunkSequence, so it goes through the coordinator). Rank 0 is the
+  // coordinator: it takes its own chunks without asking, and every request
+  // it serves holds its own chunk up for 1 µs. Rank 1 asks for its next chunk
+  // with 15% of the current one left (at least one iteration: here after 1).
+  //   t=0  r0 takes [0,2) → 20;  r1 served 0-1 (r0 → 21), runs [2,4) 1-21, asks at 11;
+  //   t=11 r1 served 11-12 (r0 → 22), [4,6) waits for [2,4): runs 21-41, asks at 31;
+  //   t=22 r0 (held up 2 µs) takes [6,8) → 42;  t=31 r1 gets the end, done at 41.
+  CostProfile p = per_iteration({10, 10, 10, 10, 10, 10, 10, 10});
+  p.set_dispatch_queues(0, 1000);
+  const SimulatedInstance s = simulate_loop(p, arm("profiling:2"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 42000);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 41000);
+  EXPECT_EQ(s.chunks, 4);
+  // Without queues (a thread team) nobody asks early or serves: 40 µs.
+  EXPECT_DOUBLE_EQ(simulate_loop(per_iteration({10, 10, 10, 10, 10, 10, 10, 10}), arm("profiling:2"), exact(2)).time_ns,
+                   40000);
+}
+
+TEST(LoopSimulator, CyclicStaticIsPricedAtTheProfilesResolution) {
+  // Blocks of 4 iterations, 10 µs and 2 µs. Dealt one iteration at a time
+  // the profile would call the loop balanced (each worker half of each
+  // block, 6 µs), but it cannot see how a block's time falls among its
+  // iterations: cyclic static is priced with chunks of a block (10 µs).
+  const CostProfile p = CostProfile::from_blocks(8, {10000, 2000}, 0);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static:1"), exact(2)).time_ns, 10000);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static:4"), exact(2)).time_ns, 10000);
+  // Chunks of whole blocks and more are dealt as asked: 2 blocks each.
+  const CostProfile four = CostProfile::from_blocks(16, {10000, 2000, 2000, 10000}, 0);
+  EXPECT_DOUBLE_EQ(simulate_loop(four, arm("static:4"), exact(2)).time_ns, 12000);
+}
+
 TEST(LoopSimulator, GuidedByHand) {
   // gss: ⌈R/P⌉ → [0,4) [4,6) [6,7) [7,8).  w0 takes [0,4) → 4; w1 [4,6) → 2,
   // [6,7) → 3, [7,8) → 4.

@@ -24,6 +24,12 @@ expect("${out}" "time_steps/update \\(profiled at P = [0-9]+; n = 20000, 254 blo
 expect("${out}" "24 arms ranked in [0-9]+ ")
 expect("${out}" "\n  static-steal:expert +[0-9.]+ +[0-9.]+\n")
 
+# The same profile at the process level: rank 0's queues (counter, coordinator).
+run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 200 --queues 12000,6000)
+expect("${out}" "simulated at P = 200: 24 arms ranked in [0-9]+ ")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --queues 12000)
+expect("${err}" "--queues '12000': expected two times in ns")
+
 run(0 ${CLI} select-sim --profiles ${dir}/p.tsv --workers 20 --seeds 1 --selectors auto)
 expect("${out}" "time_steps/update@20 — simulated: a measured cost profile at P = 20")
 expect("${out}" "\n  auto +[0-9.]+ ")
