@@ -192,9 +192,17 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
   for (const int a : order) {
     const double t = predicted_[static_cast<std::size_t>(a)];
     if (!std::isfinite(t)) continue;
-    // At least two trials: the second measures the simulator's error.
+    // At least two trials: the second measures the simulator's error. One
+    // arm per technique: the chunk variants of a technique run the same code
+    // and share the simulator's blind spots (per-request AWF at 200 ranks is
+    // predicted 19% fast in every variant), so trials of different techniques
+    // say more; the other variants stay candidates for promising_untried().
+    const TechniqueId technique = loop_arms_[static_cast<std::size_t>(a)].technique;
+    const bool listed = std::any_of(shortlist_.begin(), shortlist_.end(), [&](int b) {
+      return loop_arms_[static_cast<std::size_t>(b)].technique == technique;
+    });
     const bool close = t <= (1.0 + config_.margin) * best || shortlist_.size() < 2;
-    if (close && static_cast<int>(shortlist_.size()) < std::max(2, config_.max_trials)) {
+    if (close && !listed && static_cast<int>(shortlist_.size()) < std::max(2, config_.max_trials)) {
       shortlist_.push_back(a);
     } else {
       untried_.push_back(a);

@@ -61,6 +61,50 @@ std::int64_t run_before_asking(IndexRange c, std::int64_t unit) {
   return iterations > left ? (iterations - left + unit - 1) / unit : 0;
 }
 
+/// Rank 0's own chunk in master-worker mode: autosched::mpi's coordinator
+/// runs it in pieces of ⌈size/P⌉/4 iterations (at least one) and serves the
+/// requests waiting between pieces, so a request that comes while a piece
+/// runs waits for its end (long when iterations are long), and every
+/// service holds the chunk up.
+struct OwnChunk {
+  bool running = false;
+  std::int64_t begin = 0, end = 0, piece = 1;  ///< units
+  double started = 0;       ///< when its first piece began
+  double shift = 0;         ///< service time inserted so far
+  std::int64_t paused = 0;  ///< pieces run before the last pause
+
+  void start(IndexRange c, double t, std::int64_t unit, int workers) {
+    const std::int64_t iterations = c.size() * unit;
+    const std::int64_t piece_iterations = std::max<std::int64_t>(1, ceil_div(iterations, workers) / 4);
+    *this = {true, c.begin, c.end, std::max<std::int64_t>(1, piece_iterations / unit), t, 0, 0};
+  }
+  /// When rank 0 reaches the end of its k-th piece (with the services so far).
+  [[nodiscard]] double boundary(std::int64_t k, std::span<const double> before, double speed) const {
+    const std::int64_t u = std::min(end, begin + k * piece);
+    return started + shift +
+           (before[static_cast<std::size_t>(u)] - before[static_cast<std::size_t>(begin)]) / speed;
+  }
+  /// The first pause at or after `t` (t itself when the chunk has ended).
+  [[nodiscard]] double next_pause(double t, std::span<const double> before, double speed, std::int64_t& k) const {
+    const std::int64_t pieces = ceil_div(end - begin, piece);
+    std::int64_t lo = paused, hi = pieces;
+    if (!running || boundary(hi, before, speed) < t) {
+      k = hi;
+      return t;
+    }
+    while (lo < hi) {  // the smallest k with boundary(k) >= t
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (boundary(mid, before, speed) < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    k = lo;
+    return boundary(lo, before, speed);
+  }
+};
+
 /// One instance: the earliest worker to ask is served next (ties: the lower
 /// id). A dispatch first waits for the shared server (free again `serial`
 /// after it began serving the previous one), then costs `serial` + h; the
@@ -97,19 +141,24 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
   };
   double chunks = 0;
   double server_free = 0;
-  double coordinator_delay = 0;  // service time not yet added to worker 0's pending ask
+  OwnChunk own;  // master-worker: rank 0's current chunk
+  if (model.master_worker && p > 1) {
+    // Rank 0 first pushes every worker its first chunk, then takes its own.
+    asks.front().time = model.serial * (p - 1);
+    std::make_heap(asks.begin(), asks.end(), std::greater<>{});
+  }
   while (!asks.empty()) {
     std::pop_heap(asks.begin(), asks.end(), std::greater<>{});
     const Event e = asks.back();
     asks.pop_back();
     const auto i = static_cast<std::size_t>(e.worker);
     const bool coordinator = model.master_worker && i == 0;
-    if (coordinator && coordinator_delay > 0) {  // its chunk ran longer: it asks later
-      asks.push_back({e.time + coordinator_delay, e.worker});
+    if (coordinator && e.time < busy_until[0]) {  // its chunk was held up by serving: it asks later
+      asks.push_back({busy_until[0], e.worker});
       std::push_heap(asks.begin(), asks.end(), std::greater<>{});
-      coordinator_delay = 0;
       continue;
     }
+    if (coordinator) own.running = false;
     report(i, e.time);
     const IndexRange c = d.next(workers[i]);
     if (c.empty()) {
@@ -125,16 +174,23 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
     chunks += dispatches;
     double answered = e.time;
     if (!coordinator) {
-      const double granted = std::max(e.time, server_free);
-      server_free = granted + model.serial * dispatches;
+      const double service = model.serial * dispatches;
+      double granted = std::max(e.time, server_free);
+      if (model.master_worker && e.time > server_free && own.running) {
+        // Rank 0 is running a piece of its own chunk: the request waits for its end.
+        std::int64_t k = 0;
+        granted = own.next_pause(e.time, before, speed[0], k);
+        own.paused = k;
+      }
+      server_free = granted + service;
       answered = server_free + model.h * dispatches;
-      if (model.master_worker && busy_until[0] > granted) {  // rank 0 stops its own chunk to serve
-        busy_until[0] += model.serial * dispatches;
-        coordinator_delay += model.serial * dispatches;
+      if (model.master_worker && own.running && busy_until[0] > granted) {  // rank 0 stops its own chunk to serve
+        own.shift += service;
+        busy_until[0] += service;
         if constexpr (D::timed) {  // timed without the serving, as autosched::mpi's coordinator reports it
           if (!pending[0].empty()) {
             ChunkTiming& t = pending[0].back().timing;
-            const auto served = static_cast<std::int64_t>(model.serial * dispatches);
+            const auto served = static_cast<std::int64_t>(service);
             t.requested_ns += served;
             t.started_ns += served;
             t.finished_ns += served;
@@ -147,6 +203,7 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
     const double body = before[static_cast<std::size_t>(c.end)] - before[static_cast<std::size_t>(c.begin)];
     const double finished = started + body / speed[i];
     busy_until[i] = finished;
+    if (coordinator) own.start(c, started, unit, p);
     if constexpr (D::timed) {
       pending[i].push_back({c, ChunkTiming{static_cast<std::int64_t>(ready), static_cast<std::int64_t>(started),
                                            static_cast<std::int64_t>(finished)}});
