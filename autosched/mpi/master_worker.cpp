@@ -183,10 +183,25 @@ class Coordinator final : public Role {
 };
 
 /// A worker rank: runs each chunk in two pieces, sending its next request
-/// between them (when request_when iterations are left).
+/// between them (when request_when iterations are left). The request goes
+/// out with MPI_Isend and the receive for its answer is posted at once, so
+/// neither side waits for the other: MPI may complete a plain MPI_Send only
+/// when the receiver has posted its receive (SimGrid SMPI does so for every
+/// message by default), and then a worker would stop mid-chunk until the
+/// coordinator reached a pause, and the coordinator's answer would wait for
+/// the end of the worker's chunk: the overlap would be lost.
 class Worker final : public Role {
  public:
   explicit Worker(const RoleSetup& s) : s_(s) { receive(); }  // the pushed first chunk
+  ~Worker() override {
+    if (answer_ != MPI_REQUEST_NULL) {  // left through an error path: the answer is not wanted
+      MPI_Cancel(&answer_);
+      MPI_Wait(&answer_, MPI_STATUS_IGNORE);
+    }
+    complete_send();
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
 
   IndexRange next() override {
     const std::int64_t t = s_.clock.now_ns();
@@ -200,6 +215,7 @@ class Worker final : public Role {
       if (!rest_.empty()) return take_piece(t);
       if (ended_) {
         if (s_.timed && !left_) send_report(WorkerReport::done);
+        complete_send();
         left_ = true;
         return {};
       }
@@ -219,11 +235,13 @@ class Worker final : public Role {
       rest_ = {};
     }
     if (ended_ && !s_.timed) {  // the coordinator has counted this rank out already
+      complete_send();
       left_ = true;
       return;
     }
     send_report(WorkerReport::failed);
     MPI_Recv(nullptr, 0, MPI_INT64_T, 0, tag_fail_ack, s_.comm, MPI_STATUS_IGNORE);
+    complete_send();
     left_ = true;
   }
 
@@ -251,24 +269,34 @@ class Worker final : public Role {
   }
 
   void send_report(WorkerReport::Kind kind) {
-    WorkerReport r = last_;
-    r.kind = kind;
-    MPI_Send(&r, report_words, MPI_INT64_T, 0, tag_report, s_.comm);
+    complete_send();  // the buffer of the last report is free again
+    outgoing_ = last_;
+    outgoing_.kind = kind;
+    MPI_Isend(&outgoing_, report_words, MPI_INT64_T, 0, tag_report, s_.comm, &sent_);
     last_ = {};
     if (kind == WorkerReport::request) {
       asked_ = true;
       asked_ns_ = s_.clock.now_ns();
+      MPI_Irecv(bounds_, 2, MPI_INT64_T, 0, MPI_ANY_TAG, s_.comm, &answer_);
     }
   }
 
-  /// Blocks for the coordinator's answer: a chunk or the end.
+  void complete_send() {
+    if (sent_ != MPI_REQUEST_NULL) MPI_Wait(&sent_, MPI_STATUS_IGNORE);
+  }
+
+  /// Blocks for the coordinator's answer (posted with the request, or the
+  /// first chunk pushed at the start): a chunk or the end.
   void receive() {
     MPI_Status st;
-    std::int64_t bounds[2] = {0, 0};
-    MPI_Recv(bounds, 2, MPI_INT64_T, 0, MPI_ANY_TAG, s_.comm, &st);
+    if (answer_ != MPI_REQUEST_NULL) {
+      MPI_Wait(&answer_, &st);
+    } else {
+      MPI_Recv(bounds_, 2, MPI_INT64_T, 0, MPI_ANY_TAG, s_.comm, &st);
+    }
     asked_ = false;
     if (st.MPI_TAG == tag_work) {
-      chunk_ = {bounds[0], bounds[1]};
+      chunk_ = {bounds_[0], bounds_[1]};
       rest_ = chunk_;
     } else {
       ended_ = true;
@@ -284,6 +312,10 @@ class Worker final : public Role {
   std::int64_t asked_ns_ = 0, finished_at_ = 0;
   std::int64_t chunk_ready_ns_ = 0, chunk_started_ns_ = 0;
   WorkerReport last_{};
+  WorkerReport outgoing_{};  ///< the report in flight (MPI_Isend's buffer)
+  MPI_Request sent_ = MPI_REQUEST_NULL;
+  std::int64_t bounds_[2] = {0, 0};  ///< the answer's buffer
+  MPI_Request answer_ = MPI_REQUEST_NULL;
 };
 
 }  // namespace

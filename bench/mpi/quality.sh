@@ -13,7 +13,8 @@
 # all the steps; the Oracle takes, per loop and step, the fastest of them
 # (one run each: the replayed costs make runs deterministic up to the
 # library's own benchmarked work). Then every selector runs. The costs come
-# from a native --record run of the same app (docs/mpi-apps.md).
+# from a native --record run of the same app (docs/mpi-apps.md). Small
+# messages are sent eagerly (smpi/async-small-thresh, as in scripts/smpi/run.sh).
 set -euo pipefail
 app=$1 costs=$2 P=$3 steps=$4 out=$5
 shift 5
@@ -37,6 +38,7 @@ run() {  # schedule → raw file
   [[ -s $f ]] && return 0  # resumable: a finished run is kept
   AUTOSCHED_DB=off smpirun -np "$P" -platform "$plat.xml" -hostfile "$plat.hosts" \
     --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --cfg=smpi/grow-injected-times:no \
+    --cfg=smpi/async-small-thresh:65536 \
     --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thres:warning \
     "$bin" --steps "$steps" --schedule "$s" --costs "$costs" "$@" > "$f.tmp" 2>&1 || { tail -5 "$f.tmp" >&2; return 1; }
   mv "$f.tmp" "$f"

@@ -96,6 +96,12 @@ scalable_collectives=()
 for c in bcast:binomial_tree allreduce:rdb reduce:binomial barrier:ompi_recursivedoubling allgather:rdb; do
   [[ " ${cfgs[*]} " == *"--cfg=smpi/${c%%:*}:"* ]] || scalable_collectives+=("--cfg=smpi/$c")
 done
+# Small messages go out eagerly, as every MPI library sends them (Open MPI:
+# up to 4 KiB in shared memory, 64 KiB over TCP). SMPI's default (0) delivers
+# a message only once its receive is posted, which stalled master-worker:
+# a worker's early request reached rank 0 only at rank 0's next receive, and
+# the AWF arms at 200 ranks swung between two loop times (18.6 and 23 ms).
+[[ " ${cfgs[*]} " == *"--cfg=smpi/async-small-thresh:"* ]] || cfgs+=("--cfg=smpi/async-small-thresh:65536")
 cmd=(smpirun -np "$np" -platform "$platform" -hostfile "$hostfile" "${priv_args[@]}"
      --cfg=smpi/host-speed:"$host_speed" --cfg=smpi/grow-injected-times:no
      --cfg=smpi/coll-selector:mpich "${scalable_collectives[@]}"
