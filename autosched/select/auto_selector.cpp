@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 namespace autosched {
 
@@ -80,7 +81,7 @@ Decision AutoSelector::choose(const Context& context) {
     return guarded(verify_arm_, false);
   }
   if (need_profile_) {
-    if (context.p >= 1 && context.n >= 2 * static_cast<std::int64_t>(context.p)) {
+    if (profileable(context)) {
       profile_workers_ = context.p;
       last_from_sweep_ = false;
       Decision d{std::max(0, best_arm()), 0, -1, true};
@@ -88,6 +89,7 @@ Decision AutoSelector::choose(const Context& context) {
       return d;
     }
     need_profile_ = false;  // too small to profile: sweep
+    if (std::exchange(check_profile_, false)) forget_stored();  // nothing to compare the store with
   }
   while (queue_next_ < queue_.size() && arms_[static_cast<std::size_t>(queue_[queue_next_])].retired) ++queue_next_;
   last_from_sweep_ = queue_next_ < queue_.size();
@@ -316,19 +318,98 @@ bool AutoSelector::predicted_equal(int x, int y) const {
   return std::isfinite(px) && std::isfinite(py) && std::max(px, py) <= (1.0 + config_.tie) * std::min(px, py);
 }
 
+bool AutoSelector::profileable(const Context& context) {
+  return context.p >= 1 && context.n >= 2 * static_cast<std::int64_t>(context.p);
+}
+
+bool AutoSelector::same_loop(const std::vector<double>& stored) const {
+  // The stored best must still be one a fresh ranking would try (within the
+  // margin of the best prediction), and the arms' predictions relative to it
+  // must be those the stored profile gave (median log difference within
+  // `match`): the same shape of loop, at whatever level this process runs.
+  const int best = verify_arm_;
+  if (best < 0 || stored.size() != predicted_.size()) return false;
+  const auto at = [](const std::vector<double>& v, int a) { return v[static_cast<std::size_t>(a)]; };
+  const double now_best = at(predicted_, best), then_best = at(stored, best);
+  if (!(std::isfinite(now_best) && now_best > 0 && std::isfinite(then_best) && then_best > 0)) return false;
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const double t : predicted_) {
+    if (std::isfinite(t) && t > 0) lowest = std::min(lowest, t);
+  }
+  if (now_best > (1.0 + config_.margin) * lowest) return false;
+  std::vector<double> differences;
+  for (int a = 0; a < static_cast<int>(stored.size()); ++a) {
+    const double now = at(predicted_, a), then = at(stored, a);
+    if (std::isfinite(now) && now > 0 && std::isfinite(then) && then > 0) {
+      differences.push_back(std::abs(std::log(now / now_best) - std::log(then / then_best)));
+    }
+  }
+  if (differences.empty()) return false;
+  const auto middle = differences.begin() + static_cast<std::ptrdiff_t>(differences.size() / 2);
+  std::nth_element(differences.begin(), middle, differences.end());
+  return *middle <= config_.match;
+}
+
+void AutoSelector::check_profile(const std::vector<double>& stored) {
+  if (!same_loop(stored)) {
+    forget_stored();  // another input or machine: the ranking just made stands
+    return;
+  }
+  // The loop the store knows, in a process at another level: no trials.
+  // Every stored sample is scaled by what the stored best measured in this
+  // process (its verify instances) over its stored mean, so that this run's
+  // samples and the stored ones compare on one level, and the stored best runs.
+  queue_.clear();
+  queue_next_ = 0;
+  untried_.clear();
+  shortlist_.clear();
+  second_looks_left_ = 0;
+  first_trial_ = false;
+  teach_prior_ = false;
+  ArmState& best = arms_[static_cast<std::size_t>(verify_arm_)];
+  const double factor = verify_samples_.mean / best.all.mean;
+  if (std::isfinite(factor) && factor > 0) {
+    for (ArmState& a : arms_) {
+      a.all.mean *= factor;
+      a.all.m2 *= factor * factor;
+    }
+  }
+  best.all.merge(verify_samples_);
+  best.session.merge(verify_samples_);
+  verify_arm_ = -1;
+}
+
+void AutoSelector::forget_stored() {
+  verify_left_ = 0;
+  verify_arm_ = -1;
+  for (ArmState& a : arms_) a = ArmState{};
+  watched_ = -1;
+  excess_ = 0;
+}
+
 void AutoSelector::verify() {
   if (--verify_left_ > 0) return;
   const double s = relative_spread();
   const double tolerance = std::max(config_.match, 3.0 * s / std::sqrt(static_cast<double>(std::max(1, config_.verify))));
   const double relative = verify_samples_.mean / verify_mean_ - 1.0;
-  verify_arm_ = -1;
-  if (std::abs(relative) <= tolerance) return;  // the loop the store knows: exploit
-  // Another input or machine: what the store says does not describe this loop.
-  for (ArmState& a : arms_) a = ArmState{};
-  queue_.clear();
-  queue_next_ = 0;
-  watched_ = -1;
-  excess_ = 0;
+  if (std::abs(relative) <= tolerance) {  // the loop the store knows: exploit
+    ArmState& best = arms_[static_cast<std::size_t>(verify_arm_)];
+    best.all.merge(verify_samples_);
+    best.session.merge(verify_samples_);
+    verify_arm_ = -1;
+    return;
+  }
+  // Another level than the stored one. With the stored predictions, the
+  // loop's profile tells whether it is another loop (input, machine) or the
+  // same one in a slower or faster process (on a shared node one process
+  // runs 10% above the next); without them, the stored samples go.
+  if (predicted_.size() == arms_.size()) {
+    check_profile_ = true;  // verify_arm_ and verify_samples_ are kept for it
+  } else {
+    forget_stored();
+    queue_.clear();
+    queue_next_ = 0;
+  }
   need_profile_ = true;
 }
 
@@ -338,7 +419,15 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
     // The profiling technique ran, not arm d.arm: its time is nobody's sample.
     if (warmup_left_ > 0) --warmup_left_;
     need_profile_ = false;
-    if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) rank(*o.profile, profile_workers_);
+    const bool checking = std::exchange(check_profile_, false);
+    if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) {
+      std::vector<double> stored;
+      if (checking) stored = predicted_;
+      rank(*o.profile, profile_workers_);
+      if (checking) check_profile(stored);
+    } else if (checking) {
+      forget_stored();  // no profile after all: the stored samples do not describe this level
+    }
     return;
   }
   if (warmup_left_ > 0) {
@@ -364,9 +453,12 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
     time = std::min(time, limit * a.session.mean);
   }
   if (verify_left_ > 0 && d.arm == verify_arm_) {
+    // Kept apart until the verdict: they join the stored samples as they
+    // are (the stored level), scaled to them (the same loop elsewhere), or
+    // not at all (another loop).
     verify_samples_.add(o.time_ns);
     verify();
-    if (need_profile_) return;  // another loop than the stored one: everything was forgotten
+    return;
   }
   a.all.add(time);
   a.session.add(time);
@@ -478,7 +570,7 @@ bool AutoSelector::resume(std::vector<ArmState> arms) {
 }
 
 std::string AutoSelector::summary() const {
-  if (need_profile_) return "profile";
+  if (need_profile_) return check_profile_ ? "profile (warm start)" : "profile";
   if (verify_left_ > 0) return "verify " + std::to_string(verify_arm_);
   if (sweeping() && !loop_arms_.empty() && !shortlist_.empty()) {
     return "trial " + std::to_string(queue_next_) + "/" + std::to_string(queue_.size());

@@ -30,10 +30,16 @@
 ///      its settled mean in this process, in units of the spread, each sample
 ///      adding at most change_cap·σ (one outlier is not a change); an alarm
 ///      forgets the samples and profiles and ranks again.
-///   4. Warm start: save_state/load_state carry the arm statistics. The
-///      stored best runs first; if its first `verify` instances match the
-///      stored mean the run exploits (no trials), else it profiles and ranks
-///      (another input or machine).
+///   4. Warm start: save_state/load_state carry the arm statistics and the
+///      predictions they were ranked by. The stored best runs first; if its
+///      first `verify` instances match the stored mean the run exploits (no
+///      trials). Otherwise the loop is profiled: if the stored best is still
+///      predicted within the margin of the best and the arms' predictions
+///      relative to it are those stored (the same shape of loop), it is the
+///      stored loop in a slower or faster process: every stored sample is
+///      moved to this process's level and the run exploits. Else (another
+///      input or machine) the stored samples go and the new ranking's trials
+///      run. States without predictions (auto3) forget on a mismatch.
 /// Without a profile (tunable regions, which seed() it; scenarios without
 /// one; loops too small to profile) it sweeps instead: every arm once,
 /// guarded, then the first one again (its trial may have been cold), then
@@ -129,6 +135,16 @@ class AutoSelector final : public Selector {
   [[nodiscard]] bool predicted_equal(int x, int y) const;
   /// Warm start: compares the stored best's first instances with its stored mean.
   void verify();
+  /// Loops of fewer than 2P iterations are not profiled.
+  static bool profileable(const Context& context);
+  /// Warm start, after the profile that a level mismatch asked for: is it
+  /// the loop whose predictions were `stored` (verify_arm_ is the stored
+  /// best)?
+  [[nodiscard]] bool same_loop(const std::vector<double>& stored) const;
+  /// Exploits the stored best at this process's level, or forgets the store.
+  void check_profile(const std::vector<double>& stored);
+  /// The stored samples do not describe this loop: drops them.
+  void forget_stored();
   /// Installs arm statistics from load_state() or seed(); false, with
   /// nothing changed, when they are not ones a run could have produced.
   bool resume(std::vector<ArmState> arms);
@@ -162,6 +178,7 @@ class AutoSelector final : public Selector {
   int extra_trials_ = 0;        ///< untried arms tried after the shortlist
   int second_looks_left_ = 0;   ///< tried arms close to the best still owed a second sample
   double ranking_ns_ = 0;
+  bool check_profile_ = false;  ///< warm start: the next profile is compared with the stored predictions
   int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
   int verify_arm_ = -1;
   double verify_mean_ = 0;      ///< its stored mean

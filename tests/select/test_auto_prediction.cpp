@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace autosched {
@@ -235,6 +238,103 @@ TEST(AutoPrediction, WarmStartOnTheSameLoopExploresNothing) {
   EXPECT_LT(warm.regret_vs_fixed_pct(), 1.0);
   // It ran the cold run's best from the first step on.
   EXPECT_EQ(warm.choices.front(), cold.choices.back());
+}
+
+TEST(AutoPrediction, WarmStartInAProcessAtAnotherLevelStillExploits) {
+  // The same loop in a process 15% slower (or faster) than the one that
+  // filled the store: the stored best's first instances miss the stored
+  // level, so the loop is profiled (one explored step); the profile has the
+  // stored shape, so the stored best runs on and nothing is tried (a
+  // comparison of levels alone took it for another loop, ranked and tried).
+  const Scenario stored = profile_scenario("head", heavy_head(), {.workers = 4, .steps = 200}, auto_portfolio());
+  const SimulationResult cold = simulate(stored, auto_config(), 7);
+  for (const double level : {1.15, 0.85}) {
+    const Scenario now =
+        profile_scenario("head", heavy_head().scaled(level), {.workers = 4, .steps = 200}, auto_portfolio());
+    const SimulationResult warm = simulate(now, auto_config(), 8, 0, cold.state);
+    EXPECT_LE(warm.exploration_share, 1.0 / 200) << level;
+    EXPECT_LT(warm.regret_vs_fixed_pct(), 1.0) << level;
+    // No trial: every arm it runs is one the stored run had measured.
+    for (const int arm : warm.choices) {
+      EXPECT_NE(std::find(cold.choices.begin(), cold.choices.end(), arm), cold.choices.end()) << level;
+    }
+  }
+}
+
+/// A stored state by hand over four_arms(): (count, mean) per arm, with the
+/// predictions of `profile` at 4 workers.
+std::string stored_state(const CostProfile& profile, const std::vector<std::pair<int, double>>& samples) {
+  const std::vector<double> predicted = predict_arms(four_arms(), profile, 4);
+  std::ostringstream state;
+  state.precision(17);
+  state << "auto4 4";
+  for (std::size_t a = 0; a < 4; ++a) {
+    state << ' ' << samples[a].first << ' ' << samples[a].second << " 0 0 " << predicted[a];
+  }
+  return state.str();
+}
+
+/// Runs the stored best for the warm-up and the `verify` instances at `ns`.
+void verify_at(AutoSelector& s, const Context& context, int stored_best, double ns) {
+  for (int k = 0; k < 4; ++k) {
+    const Decision d = s.choose(context);
+    EXPECT_EQ(d.arm, stored_best);
+    EXPECT_FALSE(d.exploring);
+    EXPECT_FALSE(d.profile);
+    s.observe(d, measured(ns));
+  }
+}
+
+TEST(AutoPrediction, WarmStartMovesTheStoredSamplesToThisProcesssLevel) {
+  // The best arm (ss:16) stored at T over 50 instances, a runner-up (fac2)
+  // 2% behind over 3. This process runs the best at 1.2 T: the level
+  // misses, the profile has the stored shape, so every stored mean becomes
+  // 1.2 × what it was (the runner-up stays 2% behind instead of looking 15%
+  // ahead) and the three instances join the best's samples.
+  const CostProfile profile = heavy_head();
+  const double t = 1e6;
+  AutoSelector warm(four_arms(), {});
+  ASSERT_TRUE(warm.load_state(stored_state(profile, {{0, 0}, {0, 0}, {3, 1.02 * t}, {50, t}})));
+  const Context context{4096, 4, {}};
+  verify_at(warm, context, 3, 1.2 * t);
+  const Decision profiling = warm.choose(context);
+  EXPECT_TRUE(profiling.profile);
+  EXPECT_TRUE(profiling.exploring);
+  warm.observe(profiling, measured(3e6, &profile));
+  EXPECT_TRUE(warm.shortlist().empty());  // the stored loop: no trials
+  std::istringstream saved(warm.save_state());
+  std::string tag;
+  int n = 0;
+  ASSERT_TRUE(saved >> tag >> n);
+  std::vector<double> means(4), counts(4);
+  for (std::size_t a = 0; a < 4; ++a) {
+    double m2 = 0, p = 0;
+    int retired = 0;
+    ASSERT_TRUE(saved >> counts[a] >> means[a] >> m2 >> retired >> p);
+  }
+  EXPECT_NEAR(means[2], 1.2 * 1.02 * t, 1e-6 * t);
+  EXPECT_NEAR(means[3], 1.2 * t, 1e-6 * t);
+  EXPECT_EQ(counts[3], 53);
+  EXPECT_EQ(counts[2], 3);
+  const Decision next = warm.choose(context);
+  EXPECT_EQ(next.arm, 3);
+  EXPECT_FALSE(next.profile);
+}
+
+TEST(AutoPrediction, WarmStartWhoseStoredBestIsNowPredictedPoorlyRanksAgain) {
+  // Static stored as the best, at another level now, and far from the best
+  // prediction on this profile: not the stored loop, whatever its samples.
+  const CostProfile profile = heavy_head();
+  AutoSelector warm(four_arms(), {});
+  ASSERT_TRUE(warm.load_state(stored_state(profile, {{20, 1e6}, {0, 0}, {0, 0}, {0, 0}})));
+  const Context context{4096, 4, {}};
+  verify_at(warm, context, 0, 2e6);
+  const Decision profiling = warm.choose(context);
+  ASSERT_TRUE(profiling.profile);
+  warm.observe(profiling, measured(3e6, &profile));
+  ASSERT_FALSE(warm.shortlist().empty());
+  EXPECT_EQ(warm.choose(context).arm, 3);  // the ranking's best, not the stored one
+  EXPECT_EQ(warm.best_arm(), -1);          // the stored samples are gone
 }
 
 TEST(AutoPrediction, WarmStartOnAnotherLoopProfilesAndRanksAgain) {
