@@ -154,6 +154,24 @@ Decision AutoSelector::choose(const Context& context) {
 
 void AutoSelector::reopen() {
   ++changes_;
+  if (!loop_arms_.empty() && predicted_.size() == arms_.size() && watched_ >= 0 && drift_.count > 0) {
+    // Did the loop change, or the process around it? On a shared node a
+    // whole process runs 10-20% slower for seconds at a time, which the test
+    // cannot tell from a change of the loop. One profile can: the same shape
+    // keeps every sample, moved to the level the drifting samples show (no
+    // trials); another shape forgets them and its ranking's trials run.
+    verify_arm_ = watched_;
+    verify_samples_ = drift_;
+    samples_counted_ = true;  // the drifting samples are in the arm's statistics already
+    check_profile_ = true;
+    need_profile_ = true;
+    watched_ = -1;
+    excess_ = 0;
+    drift_ = {};
+    untried_.clear();
+    verify_left_ = 0;
+    return;
+  }
   // The old samples describe the loop before the change: keep only their
   // order, so the sweep meets the likely-good arms first and its guards
   // tighten early.
@@ -355,10 +373,11 @@ void AutoSelector::check_profile(const std::vector<double>& stored) {
     forget_stored();  // another input or machine: the ranking just made stands
     return;
   }
-  // The loop the store knows, in a process at another level: no trials.
-  // Every stored sample is scaled by what the stored best measured in this
-  // process (its verify instances) over its stored mean, so that this run's
-  // samples and the stored ones compare on one level, and the stored best runs.
+  // The same loop, in a process at another level: no trials. Every sample
+  // is scaled by what the best arm measures now (verify_samples_: the warm
+  // start's verify instances, or the instances that raised the change test)
+  // over its mean, so that new samples and the old ones compare on one
+  // level, and the best arm runs on.
   queue_.clear();
   queue_next_ = 0;
   untried_.clear();
@@ -370,16 +389,21 @@ void AutoSelector::check_profile(const std::vector<double>& stored) {
   const double factor = verify_samples_.mean / best.all.mean;
   if (std::isfinite(factor) && factor > 0) {
     for (ArmState& a : arms_) {
-      a.all.mean *= factor;
-      a.all.m2 *= factor * factor;
+      for (RunningStats* r : {&a.all, &a.session}) {
+        r->mean *= factor;
+        r->m2 *= factor * factor;
+      }
     }
   }
-  best.all.merge(verify_samples_);
-  best.session.merge(verify_samples_);
+  if (!std::exchange(samples_counted_, false)) {
+    best.all.merge(verify_samples_);
+    best.session.merge(verify_samples_);
+  }
   verify_arm_ = -1;
 }
 
 void AutoSelector::forget_stored() {
+  samples_counted_ = false;
   verify_left_ = 0;
   verify_arm_ = -1;
   for (ArmState& a : arms_) a = ArmState{};
@@ -481,10 +505,17 @@ void AutoSelector::observe(const Decision& d, const Outcome& o) {
     reference_ = a.session.mean;
     spread_ = relative_spread(true);
     excess_ = 0;
+    drift_ = {};
   }
   if (d.arm != watched_) return;
   const double z = std::min((time / reference_ - 1.0) / spread_, config_.change_cap);
   excess_ = std::max(0.0, excess_ + z - config_.change_slack);
+  // The samples since the excess began to build up: the new level, if it is one.
+  if (excess_ > 0) {
+    drift_.add(time);
+  } else {
+    drift_ = {};
+  }
   if (excess_ > config_.change_threshold) reopen();
 }
 

@@ -29,7 +29,11 @@
 ///   3. Change detection: a Page-Hinkley test on the best arm's excess over
 ///      its settled mean in this process, in units of the spread, each sample
 ///      adding at most change_cap·σ (one outlier is not a change); an alarm
-///      forgets the samples and profiles and ranks again.
+///      profiles the loop again. The same shape (the arms' predictions
+///      relative to the best are those of the last ranking, the best still
+///      within the margin) is the same loop in a slower process: every
+///      sample is moved to the level the drifting samples show and nothing
+///      is tried. Another shape forgets the samples and ranks again.
 ///   4. Warm start: save_state/load_state carry the arm statistics and the
 ///      predictions they were ranked by. The stored best runs first; if its
 ///      first `verify` instances match the stored mean the run exploits (no
@@ -137,11 +141,11 @@ class AutoSelector final : public Selector {
   void verify();
   /// Loops of fewer than 2P iterations are not profiled.
   static bool profileable(const Context& context);
-  /// Warm start, after the profile that a level mismatch asked for: is it
-  /// the loop whose predictions were `stored` (verify_arm_ is the stored
-  /// best)?
+  /// After the profile that a level mismatch (warm start) or a change alarm
+  /// asked for: is it the loop whose predictions were `stored` (verify_arm_
+  /// is the best arm then)?
   [[nodiscard]] bool same_loop(const std::vector<double>& stored) const;
-  /// Exploits the stored best at this process's level, or forgets the store.
+  /// Exploits the best arm at this process's level, or forgets the samples.
   void check_profile(const std::vector<double>& stored);
   /// The stored samples do not describe this loop: drops them.
   void forget_stored();
@@ -178,7 +182,9 @@ class AutoSelector final : public Selector {
   int extra_trials_ = 0;        ///< untried arms tried after the shortlist
   int second_looks_left_ = 0;   ///< tried arms close to the best still owed a second sample
   double ranking_ns_ = 0;
-  bool check_profile_ = false;  ///< warm start: the next profile is compared with the stored predictions
+  bool check_profile_ = false;  ///< the next profile is compared with the last ranking's predictions
+  bool samples_counted_ = false;  ///< verify_samples_ are in the arm's statistics already (a change alarm)
+  RunningStats drift_;  ///< the watched arm's samples since the change test's excess began to grow
   int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
   int verify_arm_ = -1;
   double verify_mean_ = 0;      ///< its stored mean

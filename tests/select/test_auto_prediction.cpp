@@ -107,6 +107,69 @@ Decision after_trials(AutoSelector& s, const CostProfile& profile, double first_
   return s.choose(context);
 }
 
+/// Drives `s` for `steps` instances on `arms`: the profile handed to a
+/// profiling instance and every arm's time (its simulated time × `level`)
+/// come from profile_at(t) and level_at(t). Returns the arms run, -1 for a
+/// profiling instance, and counts the explored instances from `from` on.
+template <class Profile, class Level>
+std::vector<int> drive_loop(AutoSelector& s, const Portfolio& arms, int steps, Profile profile_at, Level level_at,
+                            int from, int& explored_after) {
+  std::vector<int> ran;
+  explored_after = 0;
+  for (int t = 0; t < steps; ++t) {
+    const CostProfile& profile = profile_at(t);
+    const Decision d = s.choose(Context{profile.n(), 4, {}});
+    if (t >= from && d.exploring) ++explored_after;
+    if (d.profile) {
+      s.observe(d, measured(1e6, &profile));
+      ran.push_back(-1);
+      continue;
+    }
+    const double ns = simulate_loop(profile, arms[static_cast<std::size_t>(d.arm)], {.workers = 4}).time_ns;
+    s.observe(d, measured(ns * level_at(t)));
+    ran.push_back(d.arm);
+  }
+  return ran;
+}
+
+TEST(AutoPrediction, AChangeOfTheProcessesLevelIsProfiledOnceAndTriesNothing) {
+  // The whole process runs 25% slower from step 100 (a busy node): the
+  // change test fires, one profile shows the loop's shape unchanged, and the
+  // best arm runs on; nothing is tried again.
+  const Portfolio arms = four_arms();
+  const CostProfile profile = heavy_head();
+  AutoSelector s(arms, {});
+  int explored = 0;
+  const std::vector<int> ran = drive_loop(
+      s, arms, 200, [&](int) -> const CostProfile& { return profile; },
+      [](int t) { return t < 100 ? 1.0 : 1.25; }, 100, explored);
+  EXPECT_GE(s.changes_detected(), 1);
+  EXPECT_EQ(explored, 1);  // the profile
+  for (std::size_t t = 110; t < ran.size(); ++t) EXPECT_EQ(ran[t], 3) << t;
+  EXPECT_EQ(s.best_arm(), 3);
+}
+
+TEST(AutoPrediction, AChangeOfTheLoopsShapeRanksAndTriesAgain) {
+  // From step 100 the loop is uniform and 20× costlier per iteration: the
+  // alarm's profile has another shape, so the samples go and the new
+  // ranking's best (a plain static split) takes over.
+  const Portfolio arms = four_arms();
+  const CostProfile head = heavy_head();
+  const CostProfile flat = CostProfile::uniform(4096, 2000.0, 5);
+  AutoSelector s(arms, {});
+  int explored = 0;
+  const std::vector<int> ran = drive_loop(
+      s, arms, 200, [&](int t) -> const CostProfile& { return t < 100 ? head : flat; }, [](int) { return 1.0; }, 100,
+      explored);
+  EXPECT_GE(s.changes_detected(), 1);
+  EXPECT_GE(explored, 1);
+  const auto flat_times = predict_arms(arms, flat, 4);
+  const int flat_best = static_cast<int>(std::min_element(flat_times.begin(), flat_times.end()) - flat_times.begin());
+  EXPECT_NE(flat_best, 3);
+  EXPECT_EQ(s.best_arm(), flat_best);
+  EXPECT_EQ(ran.back(), flat_best);
+}
+
 TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
   const Portfolio arms{arm("static"), arm("gss"), arm("fac2"), arm("ss:16"), arm("ss:64")};
   const CostProfile profile = heavy_head();
