@@ -10,17 +10,17 @@ DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<S
     : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {}
 
 Decision DecisionPoint::choose(const Context& context) {
-  const std::int64_t t0 = now_ns();
+  const std::int64_t t0 = host_now_ns();
   Decision d = selector_->choose(context);
   d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
-  choose_ns_ = static_cast<double>(now_ns() - t0);
+  choose_ns_ = static_cast<double>(host_now_ns() - t0);
   return d;
 }
 
 void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
-  const std::int64_t t0 = now_ns();
+  const std::int64_t t0 = host_now_ns();
   selector_->observe(decision, outcome);
-  last_cost_ns_ = choose_ns_ + static_cast<double>(now_ns() - t0);
+  last_cost_ns_ = choose_ns_ + static_cast<double>(host_now_ns() - t0);
   ++instances_;
   if (decision.exploring) ++explored_;
   if (!outcome.cut_short) {

@@ -22,7 +22,9 @@ RlAgent::RlAgent(int arms, RlConfig config, SelectorLog* log, std::string loop, 
       rng_(config_.seed),
       rewards_(config_),
       alpha_(config_.alpha),
-      epsilon_(config_.epsilon) {
+      epsilon_(config_.epsilon),
+      alpha_step_(std::exp(-config_.alpha_decay)),
+      epsilon_step_(std::exp(-config_.epsilon_decay)) {
   const auto cells = static_cast<std::size_t>(arms_) * static_cast<std::size_t>(arms_);
   double initial = 0.0;
   if (config_.init == RlInit::optimistic) initial = config_.r_plus + (config_.r_plus - config_.r_minus);
@@ -166,14 +168,28 @@ void RlAgent::update_rates() {
   // With explore-first the rates start to decay when exploring ends.
   long t = step_;
   if (config_.policy == RlPolicy::explore_first) t = std::max(0L, step_ - static_cast<long>(arms_) * arms_);
-  auto decay = [&](double x0, double factor, double floor) {
+  if (config_.decay == RlDecay::exponential) {
+    // e^(−f·t) by one multiplication per step: a decision on a coordinator
+    // whose caches the ranks' work has emptied pays microseconds for the
+    // first call into libm (measured under SMPI at 200 ranks).
+    if (t != decay_t_) {
+      if (t == decay_t_ + 1) {
+        alpha_factor_ *= alpha_step_;
+        epsilon_factor_ *= epsilon_step_;
+      } else {
+        alpha_factor_ = std::exp(-config_.alpha_decay * static_cast<double>(t));
+        epsilon_factor_ = std::exp(-config_.epsilon_decay * static_cast<double>(t));
+      }
+      decay_t_ = t;
+    }
+  }
+  auto decay = [&](double x0, double factor, double floor, double exponential) {
     if (factor <= 0) return x0;
-    const double x = config_.decay == RlDecay::exponential ? x0 * std::exp(-factor * static_cast<double>(t))
-                                                           : x0 - factor * static_cast<double>(t);
+    const double x = config_.decay == RlDecay::exponential ? x0 * exponential : x0 - factor * static_cast<double>(t);
     return std::max(floor, x);
   };
-  alpha_ = decay(config_.alpha, config_.alpha_decay, config_.alpha_min);
-  epsilon_ = decay(config_.epsilon, config_.epsilon_decay, config_.epsilon_min);
+  alpha_ = decay(config_.alpha, config_.alpha_decay, config_.alpha_min, alpha_factor_);
+  epsilon_ = decay(config_.epsilon, config_.epsilon_decay, config_.epsilon_min, epsilon_factor_);
 }
 
 Decision RlAgent::choose(const Context&) {

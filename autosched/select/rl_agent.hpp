@@ -92,6 +92,10 @@ class RlAgent final : public Selector {
   bool started_ = false;
   double pending_reward_ = 0;
   double alpha_, epsilon_;
+  // Exponential decay: e^(−f·t) for t = decay_t_, and e^(−f), one step.
+  double alpha_factor_ = 1, epsilon_factor_ = 1;
+  double alpha_step_, epsilon_step_;
+  long decay_t_ = 0;
 };
 
 }  // namespace autosched

@@ -167,6 +167,29 @@ TEST(RlAgent, DecaySchedules) {
   EXPECT_NEAR(explorer.alpha(), std::max(e.alpha_min, e.alpha * std::exp(-e.alpha_decay * 4)), 1e-12);
 }
 
+// The exponential decay advances by one multiplication per step; over a long
+// run and across a save/load it stays the closed form x0·e^(−f·t).
+TEST(RlAgent, ExponentialDecayStaysTheClosedFormOverLongRunsAndReloads) {
+  RlConfig c;
+  c.policy = RlPolicy::epsilon_greedy;
+  c.alpha = 0.5;
+  c.alpha_decay = 0.003;
+  c.alpha_min = 0.0;
+  c.epsilon = 0.9;
+  c.epsilon_decay = 0.002;
+  c.epsilon_min = 0.0;
+  RlAgent agent(3, c);
+  drive(agent, 1 + 1000, {10, 11, 12});
+  EXPECT_NEAR(agent.alpha(), 0.5 * std::exp(-0.003 * 1000), 1e-13);
+  EXPECT_NEAR(agent.epsilon(), 0.9 * std::exp(-0.002 * 1000), 1e-13);
+  RlAgent reloaded(3, c);
+  ASSERT_TRUE(reloaded.load_state(agent.save_state()));
+  EXPECT_NEAR(reloaded.alpha(), agent.alpha(), 1e-15);
+  drive(reloaded, 500, {10, 11, 12});
+  EXPECT_NEAR(reloaded.alpha(), 0.5 * std::exp(-0.003 * 1500), 1e-13);
+  EXPECT_NEAR(reloaded.epsilon(), 0.9 * std::exp(-0.002 * 1500), 1e-13);
+}
+
 TEST(RlAgent, ReplayReproducesARecordedSequence) {
   RlConfig c;
   c.policy = RlPolicy::replay;
