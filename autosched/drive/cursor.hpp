@@ -25,15 +25,6 @@
 
 namespace autosched::drive {
 
-namespace detail {
-template <class Variant>
-struct WorkersOf;
-template <class... D>
-struct WorkersOf<std::variant<std::monostate, D...>> {
-  using type = std::variant<std::monostate, typename D::Worker...>;
-};
-}  // namespace detail
-
 class Cursor {
  public:
   /// Worker `tid` (0 … p-1) of `instance`; each tid is used by one cursor.
@@ -77,8 +68,8 @@ class Cursor {
   Instance* instance_;
   int tid_;
   ThreadStats stats_;
-  typename detail::WorkersOf<AnyDispenser>::type worker_;
-  typename detail::WorkersOf<AnyDispenser>::type fallback_worker_;  ///< after a cut
+  AnyWorker worker_;
+  AnyWorker fallback_worker_;  ///< after a cut
   IndexRange current_;  ///< relative to the instance's first index
   std::int64_t requested_ns_ = 0;
   std::int64_t started_ns_ = 0;

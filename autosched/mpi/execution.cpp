@@ -72,6 +72,11 @@ struct LoopRecord {
   DecisionGroup* group = nullptr;
   Ticket ticket;
   bool running = false;
+  // A guarded trial's fallback (coordinator, master-worker): prepared over
+  // the trial's unclaimed rest when the trial runs past its budget.
+  AnyDispenser fallback;
+  Workspace fallback_workspace;
+  TechniqueParams fallback_params;
 };
 
 LoopRecord& record(std::string_view name) {
@@ -138,6 +143,8 @@ class ExecutionState {
 
  private:
   void decide(DecisionMessage& m, std::int64_t n);
+  /// Coordinator: a trial with a budget is cut past it (master-worker only).
+  void guard(RoleSetup& setup);
   void end_range(double t);
 
   LoopRecord* loop_ = nullptr;
@@ -287,6 +294,7 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
   clock_.origin = start_;
   setup.clock = clock_;
   if (m.protocol == run_master_worker) {
+    if (rank == 0) guard(setup);
     role_ = rank == 0 ? make_coordinator(setup, loop_->dispenser, loop_->memory) : make_worker(setup);
   } else {
     if (rank != 0) {
@@ -304,6 +312,22 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
          std::to_string(end) + "), the coordinator with [" + std::to_string(m.begin) + ", " + std::to_string(m.end) +
          ")");
   }
+}
+
+void ExecutionState::guard(RoleSetup& setup) {
+  LoopRecord& loop = *loop_;
+  const Ticket& t = loop.ticket;
+  if (!t.owns || t.decision.budget_ns <= 0 || t.decision.fallback < 0) return;
+  setup.deadline_ns = static_cast<std::int64_t>(t.decision.budget_ns);
+  setup.fallback = [this](IndexRange rest) -> AnyDispenser& {
+    LoopRecord& l = *loop_;
+    const TechniqueSpec& arm = l.ticket.fallback;
+    l.fallback_params = arm.params;
+    const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), size) : arm.chunk;
+    prepare_dispenser(l.fallback, {arm.technique, LoopShape{rest.size(), size, chunk}, &l.fallback_params, 0},
+                      l.memory, l.fallback_workspace);
+    return l.fallback;
+  };
 }
 
 void ExecutionState::end_range(double t) {
@@ -343,6 +367,7 @@ LoopResult ExecutionState::finish() {
   finished_ = true;
   role_->drain();
   if (finish_ == 0) finish_ = MPI_Wtime();
+  const bool cut = role_->cut();
   role_.reset();  // RMA: unlocks the window before anyone may reset it
 
   const double elapsed_ns = std::max(0.0, (finish_ - start_) * 1e9);
@@ -391,9 +416,12 @@ LoopResult ExecutionState::finish() {
   result.own_chunks = own_chunks_;
   result.own_work_seconds = work_;
   result.percent_imbalance = metrics.percent_imbalance;
+  result.cut_short = cut;
   if (rank == 0) {
     if (ran_ == TechniqueId::profiling) loop.memory.cost.reset();
-    close_dispenser(loop.dispenser, loop.memory);
+    // A cut trial saw part of the loop: it teaches the loop's memory nothing.
+    if (!cut) close_dispenser(loop.dispenser, loop.memory);
+    loop.fallback.emplace<std::monostate>();
     Ticket& t = loop.ticket;
     if (t.owns) {
       if (ran_ != spec_.technique) {
@@ -401,7 +429,7 @@ LoopResult ExecutionState::finish() {
         ran_arm.technique = ran_;
         if (const int arm = find_arm(t.slot->point->arms(), ran_arm); arm >= 0) t.decision.arm = arm;
       }
-      Outcome outcome{metrics.loop_time_ns, metrics, false};
+      Outcome outcome{metrics.loop_time_ns, metrics, cut};
       if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) {
         loop.memory.cost->set_dispatch_queues(queues.counter_ns, queues.coordinator_ns);
         outcome.profile = &*loop.memory.cost;

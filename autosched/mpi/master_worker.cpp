@@ -29,7 +29,8 @@ void send_empty(MPI_Comm comm, int to, int tag) { MPI_Send(nullptr, 0, MPI_INT64
 template <class D>
 class Coordinator final : public Role {
  public:
-  Coordinator(const RoleSetup& s, D& d) : s_(s), d_(d), left_(static_cast<std::size_t>(s.size), false) {
+  Coordinator(const RoleSetup& s, D& d)
+      : s_(s), d_(d), left_(static_cast<std::size_t>(s.size), false), guarded_(s.deadline_ns > 0 && s.fallback) {
     workers_.reserve(static_cast<std::size_t>(s.size));
     for (int i = 0; i < s.size; ++i) workers_.push_back(d_.worker(i, 0));
     active_ = s.size - 1;
@@ -50,7 +51,7 @@ class Coordinator final : public Role {
       }
       if (!own_.empty()) return take_piece();
       if (!own_done_) {
-        const IndexRange c = aborted_ ? IndexRange{} : d_.next(workers_[0]);
+        const IndexRange c = next_for(0);
         if (!c.empty()) {
           own_ = c;
           chunk_ = c;
@@ -79,10 +80,14 @@ class Coordinator final : public Role {
   }
 
   void close(LoopMemory& memory) override {
-    if constexpr (requires { d_.close(memory); }) d_.close(memory);
+    // A cut trial saw part of the loop: it teaches the loop's memory nothing.
+    if constexpr (requires { d_.close(memory); }) {
+      if (!cut_) d_.close(memory);
+    }
   }
 
   [[nodiscard]] bool done() const noexcept override { return own_done_; }
+  [[nodiscard]] bool cut() const noexcept override { return cut_; }
 
  private:
   IndexRange take_piece() {
@@ -96,10 +101,8 @@ class Coordinator final : public Role {
     // they can double a chunk's time): a profile would otherwise take its
     // iterations for costly ones, and an adaptive technique rank 0 for a
     // slow worker. Serving is rank 0's role; the workers' waits measure it.
-    if constexpr (D::timed) {
-      const std::int64_t served = std::min(serving_ns_, std::max<std::int64_t>(0, t - chunk_started_ns_));
-      d_.completed(workers_[0], chunk_, ChunkTiming{chunk_ready_ns_ + served, chunk_started_ns_ + served, t});
-    }
+    const std::int64_t served = std::min(serving_ns_, std::max<std::int64_t>(0, t - chunk_started_ns_));
+    completed(0, chunk_, ChunkTiming{chunk_ready_ns_ + served, chunk_started_ns_ + served, t});
     piece_ = {};
   }
 
@@ -110,8 +113,7 @@ class Coordinator final : public Role {
 
   /// Answers worker `w`'s request: its next chunk, or the end.
   void answer(int w) {
-    const auto i = static_cast<std::size_t>(w);
-    const IndexRange c = aborted_ ? IndexRange{} : d_.next(workers_[i]);
+    const IndexRange c = next_for(w);
     if (!c.empty()) {
       send_chunk(s_.comm, w, c);
       return;
@@ -127,6 +129,73 @@ class Coordinator final : public Role {
     left_[i] = true;
     --active_;
     if constexpr (requires { d_.finished(workers_[0], std::int64_t{}); }) d_.finished(workers_[i], t);
+  }
+
+  /// Rank w's next chunk: the trial's or, once it was cut, the fallback's.
+  IndexRange next_for(int w) {
+    if (aborted_) return {};
+    if (!cut_) {
+      if (guarded_ && s_.clock.now_ns() > s_.deadline_ns) cut_trial();
+      if (!cut_) return d_.next(workers_[static_cast<std::size_t>(w)]);
+    }
+    return std::visit(
+        [&](auto& f) -> IndexRange {
+          using F = std::decay_t<decltype(f)>;
+          if constexpr (std::is_same_v<F, std::monostate>) {
+            return {};
+          } else {
+            const IndexRange c = f.next(std::get<typename F::Worker>(fallback_workers_[static_cast<std::size_t>(w)]));
+            return c.empty() ? c : IndexRange{fallback_begin_ + c.begin, fallback_begin_ + c.end};
+          }
+        },
+        *fallback_);
+  }
+
+  /// Past the deadline: the unclaimed rest goes to the fallback. A trial
+  /// that cannot give its rest back (static, static-steal) runs to its end.
+  void cut_trial() {
+    guarded_ = false;  // decided once
+    IndexRange rest;
+    if constexpr (requires { d_.take_rest(); }) rest = d_.take_rest();
+    if (rest.empty()) return;
+    fallback_ = &s_.fallback(rest);
+    fallback_begin_ = rest.begin;
+    const std::int64_t t = s_.clock.now_ns();
+    fallback_workers_.assign(static_cast<std::size_t>(s_.size), AnyWorker{});
+    std::visit(
+        [&](auto& f) {
+          using F = std::decay_t<decltype(f)>;
+          if constexpr (!std::is_same_v<F, std::monostate>) {
+            for (int i = 0; i < s_.size; ++i) {
+              fallback_workers_[static_cast<std::size_t>(i)].template emplace<typename F::Worker>(f.worker(i, t));
+            }
+          }
+        },
+        *fallback_);
+    cut_ = true;
+  }
+
+  /// Rank w's chunk c has run: its times go to whichever dispenser handed it
+  /// out, if that one learns from them. The trial's chunks that finish after
+  /// a cut teach nothing (its memory is not kept).
+  void completed(int w, IndexRange c, ChunkTiming timing) {
+    const auto i = static_cast<std::size_t>(w);
+    if (!cut_) {
+      if constexpr (D::timed) d_.completed(workers_[i], c, timing);
+      return;
+    }
+    if (c.begin < fallback_begin_) return;
+    std::visit(
+        [&](auto& f) {
+          using F = std::decay_t<decltype(f)>;
+          if constexpr (!std::is_same_v<F, std::monostate>) {
+            if constexpr (F::timed) {
+              f.completed(std::get<typename F::Worker>(fallback_workers_[i]),
+                          {c.begin - fallback_begin_, c.end - fallback_begin_}, timing);
+            }
+          }
+        },
+        *fallback_);
   }
 
   void serve_waiting() {
@@ -145,11 +214,8 @@ class Coordinator final : public Role {
     WorkerReport r;
     MPI_Recv(&r, report_words, MPI_INT64_T, wait ? MPI_ANY_SOURCE : st.MPI_SOURCE, tag_report, s_.comm, &st);
     const int w = st.MPI_SOURCE;
-    const auto i = static_cast<std::size_t>(w);
-    if constexpr (D::timed) {
-      if (r.end > r.begin && r.kind != WorkerReport::failed) {
-        d_.completed(workers_[i], {r.begin, r.end}, ChunkTiming{r.ready_ns, r.started_ns, r.finished_ns});
-      }
+    if (r.end > r.begin && r.kind != WorkerReport::failed) {
+      completed(w, {r.begin, r.end}, ChunkTiming{r.ready_ns, r.started_ns, r.finished_ns});
     }
     switch (r.kind) {
       case WorkerReport::request:
@@ -180,6 +246,13 @@ class Coordinator final : public Role {
   std::int64_t break_ = 1;
   std::int64_t chunk_ready_ns_ = 0, chunk_started_ns_ = 0;
   std::int64_t serving_ns_ = 0;  ///< spent serving workers since the current own chunk began
+  // Guard (RoleSetup::deadline_ns): after a cut, chunks come from *fallback_,
+  // shifted by fallback_begin_ (where the trial's unclaimed rest began).
+  bool guarded_ = false;
+  bool cut_ = false;
+  AnyDispenser* fallback_ = nullptr;
+  std::vector<AnyWorker> fallback_workers_;
+  std::int64_t fallback_begin_ = 0;
 };
 
 /// A worker rank: runs each chunk in two pieces, sending its next request

@@ -33,6 +33,19 @@ using AnyDispenser =
     std::variant<std::monostate, BlockStatic, CyclicStatic, ChunkSequence, StaticSteal, WeightedFactoring,
                  AdaptiveWeightedFactoring, AdaptiveFactoring, Bold, RandomChunks, Profiling>;
 
+namespace detail {
+template <class Variant>
+struct WorkersOf;
+template <class... D>
+struct WorkersOf<std::variant<std::monostate, D...>> {
+  using type = std::variant<std::monostate, typename D::Worker...>;
+};
+}  // namespace detail
+
+/// One worker's handle on whichever dispenser an AnyDispenser holds (for a
+/// front-end that pulls chunks worker by worker: a cursor, an MPI coordinator).
+using AnyWorker = detail::WorkersOf<AnyDispenser>::type;
+
 /// Everything a sequence calculator reads: two instances with equal keys
 /// have the same plan.
 struct PlanKey {

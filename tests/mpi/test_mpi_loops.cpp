@@ -12,11 +12,13 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -206,6 +208,48 @@ void check_auto_profiles() {
   expect(tried.size() <= 8, "auto tried " + std::to_string(tried.size()) + " techniques in 25 steps: no ranking?");
 }
 
+/// A trial that runs past auto's budget is cut, as at the thread level: the
+/// coordinator takes the unclaimed rest from it and the rest runs on the best
+/// arm so far, every index still exactly once. Each range a rank receives
+/// costs 1 ms, so static takes a few ms and ss, one index per range, would
+/// take 3000 ms / ranks; cut at twice static's time it hands out a few dozen
+/// ranges per rank (573 in all with 8 ranks on 2 cores; uncut: 3000).
+void check_guard_cuts_a_slow_trial() {
+  const std::int64_t n = 3000;
+  mpi::LoopOptions options;
+  options.name = "guarded";
+  options.schedule = "auto,predict=no,guard=2,portfolio=static,ss";
+  options.protocol = mpi::Protocol::master_worker;
+  int trials = 0;
+  for (int step = 0; step < 4; ++step) {
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(n), 0);
+    const mpi::LoopResult r = mpi::parallel_for_chunks(
+        MPI_COMM_WORLD, 0, n,
+        [&](std::int64_t first, std::int64_t last) {
+          for (std::int64_t i = first; i < last; ++i) ++seen[static_cast<std::size_t>(i)];
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        },
+        options);
+    std::vector<std::int64_t> all(seen.size(), 0);
+    MPI_Allreduce(seen.data(), all.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    std::int64_t wrong = 0;
+    for (const std::int64_t c : all) wrong += c != 1;
+    std::int64_t chunks = 0;
+    MPI_Allreduce(&r.own_chunks, &chunks, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    const std::string what = "guarded trial, step " + std::to_string(step) + " (" + r.technique + ")";
+    expect(wrong == 0, what + ": " + std::to_string(wrong) + " indices not run exactly once");
+    if (r.technique == "ss") {
+      ++trials;
+      expect(chunks < n / 2, what + ": " + std::to_string(chunks) + " ranges handed out: the trial was not cut");
+      if (rank == 0) expect(r.cut_short, what + ": the coordinator reports no cut");
+    } else if (rank == 0) {
+      expect(!r.cut_short, what + ": an unguarded instance was cut");
+    }
+  }
+  // static, static again (the first instance of a process is not judged), then the ss trial.
+  expect(trials == 1, "guarded trial: ss ran " + std::to_string(trials) + " times in 4 steps, expected once");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -224,6 +268,7 @@ int main(int argc, char** argv) {
   check_bad_schedule();
   check_selectors(quick);
   check_auto_profiles();
+  check_guard_cuts_a_slow_trial();
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) std::printf("test_mpi_loops: %d ranks, %d failed checks\n", ranks, all);

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace autosched::mpi::detail {
@@ -38,6 +39,8 @@ class Role {
   virtual void close(LoopMemory&) {}
   /// True once next() has returned empty or fail() was called.
   [[nodiscard]] virtual bool done() const noexcept = 0;
+  /// Coordinator: the trial was cut at its deadline and finished on the fallback.
+  [[nodiscard]] virtual bool cut() const noexcept { return false; }
 };
 
 /// What every role needs to know about the instance.
@@ -49,6 +52,13 @@ struct RoleSetup {
   std::int64_t request_when = 0, break_after = 0;
   bool timed = false;  ///< the dispenser learns from chunk times (workers report their last chunk)
   RankClock clock;
+  /// Coordinator of a guarded trial (a selector's arm with a time budget):
+  /// past `deadline_ns` on its clock it takes the unclaimed rest away from
+  /// the trial and hands it out from the dispenser `fallback` prepares for
+  /// it (rest.size() iterations, indices from 0), as the thread runtime does.
+  /// 0: not guarded.
+  std::int64_t deadline_ns = 0;
+  std::function<AnyDispenser&(IndexRange rest)> fallback;
 };
 
 /// The dispenser `setup` prepares can run on every rank without a master:
