@@ -137,16 +137,22 @@ TEST(RlAgent, DoubleQUpdatesEachTableWithItsOwnArgmax) {
   (void)arms;
 }
 
-// Exponential and step decay, starting after explore-first's S² steps.
-TEST(RlAgent, DecaySchedules) {
+/// Epsilon-greedy from α = 0.5 and ε = 0.9, both decaying towards `floor`.
+RlConfig decaying(double alpha_decay, double epsilon_decay, double floor) {
   RlConfig c;
   c.policy = RlPolicy::epsilon_greedy;
   c.alpha = 0.5;
-  c.alpha_decay = 0.05;
-  c.alpha_min = 0.1;
+  c.alpha_decay = alpha_decay;
+  c.alpha_min = floor;
   c.epsilon = 0.9;
-  c.epsilon_decay = 0.01;
-  c.epsilon_min = 0.1;
+  c.epsilon_decay = epsilon_decay;
+  c.epsilon_min = floor;
+  return c;
+}
+
+// Exponential and step decay, starting after explore-first's S² steps.
+TEST(RlAgent, DecaySchedules) {
+  RlConfig c = decaying(0.05, 0.01, 0.1);
   RlAgent exp_agent(3, c);
   drive(exp_agent, 11, {10, 11, 12});  // 10 decisions after the first
   EXPECT_NEAR(exp_agent.alpha(), 0.5 * std::exp(-0.05 * 10), 1e-12);
@@ -170,14 +176,7 @@ TEST(RlAgent, DecaySchedules) {
 // The exponential decay advances by one multiplication per step; over a long
 // run and across a save/load it stays the closed form x0·e^(−f·t).
 TEST(RlAgent, ExponentialDecayStaysTheClosedFormOverLongRunsAndReloads) {
-  RlConfig c;
-  c.policy = RlPolicy::epsilon_greedy;
-  c.alpha = 0.5;
-  c.alpha_decay = 0.003;
-  c.alpha_min = 0.0;
-  c.epsilon = 0.9;
-  c.epsilon_decay = 0.002;
-  c.epsilon_min = 0.0;
+  const RlConfig c = decaying(0.003, 0.002, 0.0);
   RlAgent agent(3, c);
   drive(agent, 1 + 1000, {10, 11, 12});
   EXPECT_NEAR(agent.alpha(), 0.5 * std::exp(-0.003 * 1000), 1e-13);
