@@ -33,7 +33,7 @@ set(autosched_installed_headers
   select/arm.hpp select/auto_config.hpp select/outcome.hpp select/rl_config.hpp select/selector.hpp
   select/selector_config.hpp
   techniques/catalogue.hpp techniques/chunk_sequence.hpp techniques/loop_memory.hpp techniques/loop_shape.hpp
-  techniques/technique_spec.hpp techniques/cost_profile.hpp techniques/loop_simulator.hpp)
+  techniques/technique_spec.hpp techniques/exp_chunk.hpp techniques/cost_profile.hpp techniques/loop_simulator.hpp)
 if(TARGET autosched_regions_mpi)  # optional component
   list(APPEND autosched_installed_headers regions/mpi/collective_training.hpp)
 endif()

@@ -6,7 +6,6 @@
 #include <autosched/drive/observer.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/select/schedule_environment.hpp>
-#include <autosched/techniques/exp_chunk.hpp>
 #include <autosched/techniques/profiling.hpp>
 
 #include <algorithm>
@@ -129,7 +128,7 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
 
 void Loop::prepare(Instance& inst, int p) {
   inst.p_ = p;
-  inst.chunk_ = inst.spec_.expert_chunk ? exp_chunk(inst.n_, p) : inst.spec_.chunk;
+  inst.chunk_ = inst.spec_.chunk_for(inst.n_, p);
   inst.exp_chunk_ = inst.spec_.expert_chunk && inst.chunk_ > 0;
   if (p > inst.thread_capacity_) {
     inst.threads_ = std::make_unique<Instance::ThreadSlot[]>(static_cast<std::size_t>(p));
@@ -223,7 +222,7 @@ Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& requ
 bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   std::lock_guard lock(mutex_);
   const TechniqueSpec& arm = inst.ticket_.fallback;
-  const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), inst.p_) : arm.chunk;
+  const std::int64_t chunk = arm.chunk_for(rest.size(), inst.p_);
   const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now()};
   prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
   inst.fallback_begin_ = rest.begin;

@@ -15,7 +15,6 @@
 #include <autosched/select/schedule_environment.hpp>
 #include <autosched/session/session.hpp>
 #include <autosched/techniques/catalogue.hpp>
-#include <autosched/techniques/exp_chunk.hpp>
 #include <autosched/techniques/profiling.hpp>
 
 #include <algorithm>
@@ -199,7 +198,7 @@ void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
     spec_ = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn
   }
   params_ = spec_.params;
-  const std::int64_t chunk = spec_.expert_chunk ? exp_chunk(n, size) : spec_.chunk;
+  const std::int64_t chunk = spec_.chunk_for(n, size);
   const TechniqueSetup setup{spec_.technique, LoopShape{n, size, chunk}, &params_, 0};
   ran_ = prepare_dispenser(loop.dispenser, setup, loop.memory, loop.workspace).ran;
   m.ran = static_cast<std::int32_t>(ran_);
@@ -295,10 +294,10 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
   setup.clock = clock_;
   if (m.protocol == run_master_worker) {
     if (rank == 0) guard(setup);
-    role_ = rank == 0 ? make_coordinator(setup, loop_->dispenser, loop_->memory) : make_worker(setup);
+    role_ = rank == 0 ? make_coordinator(setup, loop_->dispenser) : make_worker(setup);
   } else {
     if (rank != 0) {
-      const std::int64_t chunk = spec_.expert_chunk ? exp_chunk(n_, size) : spec_.chunk;
+      const std::int64_t chunk = spec_.chunk_for(n_, size);
       ran_ = prepare_dispenser(loop_->dispenser, {spec_.technique, LoopShape{n_, size, chunk}, &params_, 0},
                                loop_->memory, loop_->workspace)
                  .ran;
@@ -323,7 +322,7 @@ void ExecutionState::guard(RoleSetup& setup) {
     LoopRecord& l = *loop_;
     const TechniqueSpec& arm = l.ticket.fallback;
     l.fallback_params = arm.params;
-    const std::int64_t chunk = arm.expert_chunk ? exp_chunk(rest.size(), size) : arm.chunk;
+    const std::int64_t chunk = arm.chunk_for(rest.size(), size);
     prepare_dispenser(l.fallback, {arm.technique, LoopShape{rest.size(), size, chunk}, &l.fallback_params, 0},
                       l.memory, l.fallback_workspace);
     return l.fallback;

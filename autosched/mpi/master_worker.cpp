@@ -79,13 +79,6 @@ class Coordinator final : public Role {
     while (active_ > 0) serve_one(true);
   }
 
-  void close(LoopMemory& memory) override {
-    // A cut trial saw part of the loop: it teaches the loop's memory nothing.
-    if constexpr (requires { d_.close(memory); }) {
-      if (!cut_) d_.close(memory);
-    }
-  }
-
   [[nodiscard]] bool done() const noexcept override { return own_done_; }
   [[nodiscard]] bool cut() const noexcept override { return cut_; }
 
@@ -393,7 +386,7 @@ class Worker final : public Role {
 
 }  // namespace
 
-std::unique_ptr<Role> make_coordinator(const RoleSetup& setup, AnyDispenser& d, LoopMemory& /*memory*/) {
+std::unique_ptr<Role> make_coordinator(const RoleSetup& setup, AnyDispenser& d) {
   return std::visit(
       [&](auto& dispenser) -> std::unique_ptr<Role> {
         using D = std::decay_t<decltype(dispenser)>;

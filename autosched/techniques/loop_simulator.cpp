@@ -1,6 +1,5 @@
 #include <autosched/core/error.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
-#include <autosched/techniques/exp_chunk.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 
 #include <algorithm>
@@ -263,7 +262,7 @@ LoopSimulator::LoopSimulator(const CostProfile& profile, const LoopSimulationOpt
 SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
   const int p = options_.workers;
   // The chunk parameter in real iterations, then in units (at least one).
-  std::int64_t chunk = arm.expert_chunk ? exp_chunk(n_, p) : arm.chunk;
+  std::int64_t chunk = arm.chunk_for(n_, p);
   if (arm.technique == TechniqueId::static_ && chunk > 0) {
     // Cyclic static deals fixed chunks round the workers, so with chunks
     // finer than the profile's blocks the profile cannot say how a block's

@@ -13,6 +13,7 @@
 /// gives the chunk twice and is rejected.
 
 #include <autosched/techniques/catalogue.hpp>
+#include <autosched/techniques/exp_chunk.hpp>
 #include <autosched/techniques/loop_shape.hpp>
 
 #include <cstdint>
@@ -33,6 +34,11 @@ struct TechniqueSpec {
   /// The compact spelling of technique and chunk: "gss", "gss:16",
   /// "gss:expert" (parameters are not shown). Names an arm in traces and logs.
   [[nodiscard]] std::string label() const;
+  /// The chunk parameter an instance of n iterations on p workers runs with:
+  /// expChunk(n, p) for chunk=expert, else `chunk`.
+  [[nodiscard]] std::int64_t chunk_for(std::int64_t n, int p) const noexcept {
+    return expert_chunk ? exp_chunk(n, p) : chunk;
+  }
   friend bool operator==(const TechniqueSpec&, const TechniqueSpec&) = default;
 };
 

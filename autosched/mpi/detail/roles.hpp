@@ -6,7 +6,6 @@
 
 #include <autosched/core/index_range.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
-#include <autosched/techniques/loop_memory.hpp>
 
 #include <mpi.h>
 
@@ -35,8 +34,6 @@ class Role {
   /// After next() returned empty or fail(): whatever the protocol still owes
   /// (the coordinator serves the workers still running).
   virtual void drain() {}
-  /// Coordinator: lets the dispenser update the loop's memory (after drain).
-  virtual void close(LoopMemory&) {}
   /// True once next() has returned empty or fail() was called.
   [[nodiscard]] virtual bool done() const noexcept = 0;
   /// Coordinator: the trial was cut at its deadline and finished on the fallback.
@@ -65,7 +62,7 @@ struct RoleSetup {
 /// returns true for deterministic sequences and static.
 bool runs_without_master(const AnyDispenser& d) noexcept;
 
-std::unique_ptr<Role> make_coordinator(const RoleSetup& setup, AnyDispenser& d, LoopMemory& memory);
+std::unique_ptr<Role> make_coordinator(const RoleSetup& setup, AnyDispenser& d);
 std::unique_ptr<Role> make_worker(const RoleSetup& setup);
 /// RMA (ChunkSequence) or local (static) role over a dispenser this rank prepared.
 std::unique_ptr<Role> make_masterless(const RoleSetup& setup, AnyDispenser& d, MPI_Win counter);
