@@ -8,7 +8,9 @@
 #   4. the store, configuration, model-file and grammar-fuzz tests under
 #      AddressSanitizer + UBSan (g++; only the test programs they need);
 #   5. a build without MPI (an optional component): the library and the tool
-#      build, and `autosched info` says MPI is not built.
+#      build, and `autosched info` says MPI is not built;
+#   6. the SimGrid SMPI studies in small (scripts/smpi/smoke.sh): coverage on
+#      16 simulated ranks, a reproducible simulated run, the quality tables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -32,4 +34,6 @@ cmake -S . -B build/no-mpi -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_F
   -DAUTOSCHED_BUILD_TESTS=OFF -DAUTOSCHED_BUILD_BENCH=OFF -DAUTOSCHED_BUILD_EXAMPLES=OFF -DAUTOSCHED_BUILD_APPS=OFF >/dev/null
 cmake --build build/no-mpi --target autosched
 build/no-mpi/bin/autosched info | grep -E '^  MPI +not built'
+step "SimGrid SMPI: smoke (16 simulated ranks)"
+./scripts/smpi/smoke.sh 16
 step "all test runs passed"

@@ -11,15 +11,38 @@
 # build/smpi: scripts/smpi/build.sh autosched-pisolver-mpi …). Every fixed arm
 # of auto's portfolio (12 techniques × {default chunk, expert chunk}) runs
 # all the steps; the Oracle takes, per loop and step, the fastest of them
-# (one run each: the replayed costs make runs deterministic up to the
-# library's own benchmarked work). Then every selector runs. The costs come
+# (one run each: with the replayed costs and HOST_TIME=off a run is exactly
+# reproducible). Then every selector runs. The costs come
 # from a native --record run of the same app (docs/mpi-apps.md). Small
 # messages are sent eagerly (smpi/async-small-thresh, as in scripts/smpi/run.sh).
+#
+# Environment:
+#   HOST_TIME=off (default)  the real time the ranks' own code takes between
+#                 two MPI calls is not charged (smpi/simulate-computation:no):
+#                 a run depends on the replayed costs, the platform and the
+#                 library's decisions only, so it is deterministic. The
+#                 selection's cost is still measured (host clock) and reported
+#                 apart, as the selection share.
+#   HOST_TIME=charged  SMPI's default: that code is timed on this machine and
+#                 charged 1:1. On this 2-core VM one rank's burst runs on a
+#                 cache that 199 others have emptied, and any preemption of
+#                 the simulator lands in some rank's burst: a fixed arm's loop
+#                 time then swings by up to 25% from one instance to the next
+#                 with the same costs (docs/RESULTS.md, issue 13).
+#   JOBS=N        runs at once (default 1; with HOST_TIME=off the results do
+#                 not depend on it)
 set -euo pipefail
 app=$1 costs=$2 P=$3 steps=$4 out=$5
 shift 5
 [[ ${1:-} == -- ]] && shift
 build=${SMPI_BUILD:-build/smpi}
+host_time=${HOST_TIME:-off} jobs=${JOBS:-1}
+case $host_time in
+  off) host_cfg=(--cfg=smpi/simulate-computation:no) ;;
+  charged) host_cfg=() ;;
+  *) echo "quality.sh: HOST_TIME=$host_time: expected off or charged" >&2; exit 2 ;;
+esac
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "quality.sh: JOBS=$jobs: expected a count >= 1" >&2; exit 2; }
 bin=$build/bin/autosched-$app-mpi
 [[ -x $bin ]] || { echo "quality.sh: $bin not built (scripts/smpi/build.sh autosched-$app-mpi)" >&2; exit 1; }
 mkdir -p "$out/raw-$app"
@@ -39,18 +62,25 @@ run() {  # schedule → raw file
   AUTOSCHED_DB=off smpirun -np "$P" -platform "$plat.xml" -hostfile "$plat.hosts" \
     --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --cfg=smpi/grow-injected-times:no \
     --cfg=smpi/async-small-thresh:65536 \
-    --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --log=root.thres:warning \
+    --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 "${host_cfg[@]}" --log=root.thres:warning \
     "$bin" --steps "$steps" --schedule "$s" --costs "$costs" "$@" > "$f.tmp" 2>&1 || { tail -5 "$f.tmp" >&2; return 1; }
   mv "$f.tmp" "$f"
 }
 arms=(static ss tss auto-llvm guided-llvm mfac2 static-steal awf-b awf-c awf-d awf-e maf)
 selectors=(auto auto:random auto:exhaustive auto:binary auto:expert auto:qlearn auto:sarsa auto:doubleq auto:qv
            auto:expected-sarsa auto:chunk)
-total=$(( ${#arms[@]} * 2 + ${#selectors[@]} )) k=0
-for a in "${arms[@]}"; do
-  for s in "$a" "$a,chunk=expert"; do k=$((k + 1)); echo "[$k/$total] $app $s" >&2; run "$s" "$@"; done
+schedules=()
+for a in "${arms[@]}"; do schedules+=("$a" "$a,chunk=expert"); done
+schedules+=("${selectors[@]}")
+total=${#schedules[@]} k=0 failed=0
+for s in "${schedules[@]}"; do
+  k=$((k + 1)); echo "[$k/$total] $app $s" >&2
+  if ((jobs == 1)); then run "$s" "$@" || failed=1; continue; fi
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || failed=1; done
+  run "$s" "$@" &
 done
-for s in "${selectors[@]}"; do k=$((k + 1)); echo "[$k/$total] $app $s" >&2; run "$s" "$@"; done
+while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=1; done
+((failed == 0)) || { echo "quality.sh: some runs failed (their last lines above); rerun to resume" >&2; exit 1; }
 
 # Per-step lines: "step <k> <loop> <technique> <protocol> <ms> ms …".
 # Writes $out/$app.md (the table, selectors in the order above, the command
@@ -59,7 +89,9 @@ for s in "${selectors[@]}"; do k=$((k + 1)); echo "[$k/$total] $app $s" >&2; run
 order=$(printf '%s ' "${selectors[@]}" | tr ':' '_')
 {
   echo "\`bench/mpi/quality.sh $app $costs $P $steps $out${*:+ -- $*}\` — $(date -u '+%F %H:%M UTC'),"
-  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(smpirun -version 2>/dev/null | head -1 || echo 'SimGrid'); simulated (SMPI), $P hosts of 1 Gf."
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(smpirun -version 2>/dev/null | head -1 || echo 'SimGrid'); simulated (SMPI), $P hosts of 1 Gf;"
+  if [[ $host_time == off ]]; then echo "the ranks' own code between MPI calls not charged (HOST_TIME=off: deterministic)."
+  else echo "the ranks' own code between MPI calls charged as timed on this machine (HOST_TIME=charged)."; fi
   echo
   awk -v app="$app" -v P="$P" -v steps="$steps" -v order="$order" -v csv="$out/$app.csv" '
   FNR == 1 { name = FILENAME; sub(/.*\//, "", name); sub(/\.txt$/, "", name); fixed[name] = !(name == "auto" || name ~ /^auto_/) }

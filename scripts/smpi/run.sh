@@ -16,6 +16,12 @@
 #                       scheduler's own work, is charged 1:1 as measured here)
 #   --iprobe S          simulated cost of one MPI_Iprobe (default 1e-7 s)
 #   --test S            simulated cost of one MPI_Test (default 5e-8 s)
+#   --host-time MODE    charged (default): the ranks' own code between two MPI
+#                       calls is timed on this machine and charged, as SMPI
+#                       does by default; off: not charged
+#                       (smpi/simulate-computation:no), so a run depends only
+#                       on injected costs, messages and the platform and is
+#                       exactly reproducible (docs/smpi.md)
 #   --privatize MODE    dlopen (default), mmap or no
 #   --log LEVEL         SimGrid log threshold (default warning)
 #   --cfg NAME:VALUE    any other SimGrid option (repeatable)
@@ -40,7 +46,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-np=4; platform=""; hostfile=""; host_speed=1Gf; iprobe=1e-7; test_cost=5e-8; privatize=dlopen; log=warning
+np=4; platform=""; hostfile=""; host_speed=1Gf; host_time=charged; iprobe=1e-7; test_cost=5e-8; privatize=dlopen; log=warning
 cfgs=(); platform_args=()
 while (($#)); do
   case "$1" in
@@ -53,6 +59,7 @@ while (($#)); do
     --iprobe) iprobe=$2; shift 2 ;;
     --test) test_cost=$2; shift 2 ;;
     --privatize) privatize=$2; shift 2 ;;
+    --host-time) host_time=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --cfg) cfgs+=("--cfg=$2"); shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -66,6 +73,11 @@ case $privatize in
   dlopen|mmap) priv_args=(--cfg=smpi/privatization:$privatize) ;;
   no) priv_args=(-no-privatize) ;;
   *) echo "smpi/run.sh: --privatize $privatize: expected dlopen, mmap or no" >&2; exit 2 ;;
+esac
+case $host_time in
+  charged) ;;
+  off) cfgs+=(--cfg=smpi/simulate-computation:no) ;;
+  *) echo "smpi/run.sh: --host-time $host_time: expected charged or off" >&2; exit 2 ;;
 esac
 program=$1; shift
 [[ -x $program ]] || { echo "smpi/run.sh: $program: not an executable (build it with scripts/smpi/build.sh)" >&2; exit 2; }
