@@ -125,12 +125,13 @@ class Coordinator final : public Role {
   }
 
   /// Rank w's next chunk: the trial's or, once it was cut, the fallback's.
+  /// After a cut the trial still hands out what a worker had already claimed
+  /// (AF and mAF claim a chunk and serve it in sub-chunks): take_rest() gave
+  /// the fallback only the unclaimed rest, as at the thread level.
   IndexRange next_for(int w) {
     if (aborted_) return {};
-    if (!cut_) {
-      if (guarded_ && s_.clock.now_ns() > s_.deadline_ns) cut_trial();
-      if (!cut_) return d_.next(workers_[static_cast<std::size_t>(w)]);
-    }
+    if (!cut_ && guarded_ && s_.clock.now_ns() > s_.deadline_ns) cut_trial();
+    if (const IndexRange c = d_.next(workers_[static_cast<std::size_t>(w)]); !c.empty() || !cut_) return c;
     return std::visit(
         [&](auto& f) -> IndexRange {
           using F = std::decay_t<decltype(f)>;

@@ -48,7 +48,7 @@ void check_coverage(const std::string& schedule, mpi::Protocol protocol, std::in
   options.protocol = protocol;
   options.request_when = request_when;
   options.break_after = break_after;
-  const std::string what = schedule + " (" + std::string(mpi::protocol_name(protocol)) + ") N=" + std::to_string(n);
+  std::string what = schedule + " (" + std::string(mpi::protocol_name(protocol)) + ") N=" + std::to_string(n);
   try {
     const mpi::LoopResult r = mpi::parallel_for(
         MPI_COMM_WORLD, begin, begin + n,
@@ -60,6 +60,9 @@ void check_coverage(const std::string& schedule, mpi::Protocol protocol, std::in
           }
         },
         options);
+    // What ran, for the messages: a selector's arm differs between instances.
+    what += " [ran " + r.technique + " over " + std::string(mpi::protocol_name(r.protocol)) +
+            (r.cut_short ? ", cut" : "") + "]";
     expect(r.iterations == n, what + ": " + std::to_string(r.iterations) + " iterations reported");
     expect(r.protocol != mpi::Protocol::automatic, what + ": protocol not reported");
   } catch (const std::exception& e) {
@@ -250,6 +253,61 @@ void check_guard_cuts_a_slow_trial() {
   expect(trials == 1, "guarded trial: ss ran " + std::to_string(trials) + " times in 4 steps, expected once");
 }
 
+/// Every technique as a cut trial, and as the fallback that runs the rest:
+/// whatever the pair, every index exactly once. The trial's ranges cost 1 ms
+/// each and static's few ranges set a budget the trial overruns, so its rest
+/// is taken over (where the technique can give it back) at a point that
+/// depends on the machine's load: that is what went wrong once under load.
+void check_every_cut_covers_once() {
+  const std::int64_t n = 2000;
+  int cuts = 0, trials = 0;
+  for (const auto& info : autosched::technique_catalogue()) {
+    const std::string name(info.name);
+    if (name == "static" || name == "profiling") continue;  // profiling is auto's own step, not an arm
+    for (const std::string& portfolio : {"static," + name, name + ",static"}) {
+      // LoopOptions holds views: the strings must outlive the loops.
+      const std::string name_text = "cut/" + portfolio;
+      const std::string schedule_text = "auto,predict=no,guard=1.5,portfolio=" + portfolio;
+      mpi::LoopOptions options;
+      options.name = name_text;
+      options.schedule = schedule_text;
+      options.protocol = mpi::Protocol::master_worker;
+      for (int step = 0; step < 4; ++step) {
+        std::vector<std::int64_t> seen(static_cast<std::size_t>(n), 0);
+        bool outside = false;
+        const mpi::LoopResult r = mpi::parallel_for_chunks(
+            MPI_COMM_WORLD, 0, n,
+            [&](std::int64_t first, std::int64_t last) {
+              if (first < 0 || last > n || first >= last) {
+                outside = true;
+                return;
+              }
+              for (std::int64_t i = first; i < last; ++i) ++seen[static_cast<std::size_t>(i)];
+              std::this_thread::sleep_for(std::chrono::microseconds(300));
+            },
+            options);
+        std::vector<std::int64_t> all(seen.size(), 0);
+        MPI_Allreduce(seen.data(), all.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        std::int64_t wrong = 0;
+        for (const std::int64_t c : all) wrong += c != 1;
+        const std::string what = "cut trial " + portfolio + ", step " + std::to_string(step) + " (ran " + r.technique +
+                                 (r.cut_short ? ", cut" : "") + ")";
+        expect(!outside, what + ": a range outside [0, n) or empty");
+        expect(wrong == 0, what + ": " + std::to_string(wrong) + " indices not run exactly once");
+        expect(r.iterations == n, what + ": " + std::to_string(r.iterations) + " iterations reported");
+        trials += r.technique == name;
+        cuts += r.cut_short;
+      }
+    }
+  }
+  // How many are cut depends on the machine's load (static-steal never is:
+  // it cannot give its rest back), but with none this would check nothing.
+  if (rank == 0) {
+    std::printf("cut trials: %d of %d instances of the trial arms\n", cuts, trials);
+    expect(cuts > 0, "no trial was cut in " + std::to_string(trials) + " instances");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,6 +327,7 @@ int main(int argc, char** argv) {
   check_selectors(quick);
   check_auto_profiles();
   check_guard_cuts_a_slow_trial();
+  check_every_cut_covers_once();
   int all = 0;
   MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) std::printf("test_mpi_loops: %d ranks, %d failed checks\n", ranks, all);
