@@ -50,5 +50,10 @@ if(AUTOSCHED_SMPI)
                         "SMPI privatizes the globals of the program it loads, not of shared libraries")
   endif()
   add_compile_definitions(AUTOSCHED_SMPI=1)
+  # smpicxx links the program as a shared object: without these, every call
+  # between its own functions goes through the PLT and the GOT, two more cold
+  # pages for a decision on rank 0 (docs/smpi.md).
+  add_compile_options(-fno-semantic-interposition)
+  add_link_options(-Wl,-Bsymbolic-functions)
   message(STATUS "autosched: SimGrid SMPI build (smpicxx ${AUTOSCHED_SIMGRID_VERSION}): binaries run under smpirun only")
 endif()

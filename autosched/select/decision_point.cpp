@@ -1,6 +1,7 @@
 #include <autosched/select/decision_point.hpp>
 
 #include <autosched/core/clock.hpp>
+#include <autosched/core/decision_path.hpp>
 
 #include <algorithm>
 
@@ -9,7 +10,7 @@ namespace autosched {
 DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector)
     : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {}
 
-Decision DecisionPoint::choose(const Context& context) {
+AUTOSCHED_DECISION_PATH Decision DecisionPoint::choose(const Context& context) {
   const std::int64_t t0 = host_now_ns();
   Decision d = selector_->choose(context);
   d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
@@ -17,7 +18,7 @@ Decision DecisionPoint::choose(const Context& context) {
   return d;
 }
 
-void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
+AUTOSCHED_DECISION_PATH void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
   const std::int64_t t0 = host_now_ns();
   selector_->observe(decision, outcome);
   last_cost_ns_ = choose_ns_ + static_cast<double>(host_now_ns() - t0);

@@ -1,5 +1,6 @@
 #include <autosched/select/rl_agent.hpp>
 
+#include <autosched/core/decision_path.hpp>
 #include <autosched/core/running_stats.hpp>
 #include <autosched/select/rl_names.hpp>
 
@@ -42,7 +43,7 @@ RlAgent::RlAgent(int arms, RlConfig config, SelectorLog* log, std::string loop, 
   paired_matrix_.assign(cells, 0);
 }
 
-int RlAgent::argmax_row(const std::vector<double>& table, int s) const {
+AUTOSCHED_DECISION_PATH int RlAgent::argmax_row(const std::vector<double>& table, int s) const {
   int best = 0;
   for (int a = 1; a < arms_; ++a) {
     if (table[index(s, a)] > table[index(s, best)]) best = a;
@@ -50,7 +51,7 @@ int RlAgent::argmax_row(const std::vector<double>& table, int s) const {
   return best;
 }
 
-int RlAgent::greedy_action(int state) const {
+AUTOSCHED_DECISION_PATH int RlAgent::greedy_action(int state) const {
   if (config_.greedy == RlGreedy::average) {
     // Row i estimates arm i: the arm whose visited entries have the best mean.
     int best = -1;
@@ -82,7 +83,7 @@ int RlAgent::greedy_action(int state) const {
 // ordered pair is new; if that action's own row is already complete, a
 // global jump offset moves to another action (which keeps the walk from
 // getting stuck). Visits all A² pairs in exactly A² steps (tested for A ≤ 20).
-int RlAgent::explore_first(int state) {
+AUTOSCHED_DECISION_PATH int RlAgent::explore_first(int state) {
   for (int a = 0; a < arms_; ++a) {
     if (paired_matrix_[index(state, a)] != 0) continue;
     int chosen = a;
@@ -96,7 +97,7 @@ int RlAgent::explore_first(int state) {
   return greedy_action(state);
 }
 
-int RlAgent::policy(int state, bool& explored) {
+AUTOSCHED_DECISION_PATH int RlAgent::policy(int state, bool& explored) {
   switch (config_.policy) {
     case RlPolicy::explore_first:
       if (paired_ < arms_ * arms_) {
@@ -126,7 +127,7 @@ int RlAgent::policy(int state, bool& explored) {
   return 0;
 }
 
-void RlAgent::learn(int s, int a, double r) {
+AUTOSCHED_DECISION_PATH void RlAgent::learn(int s, int a, double r) {
   ++visits_[index(s, a)];
   const double g = config_.gamma;
   double& q = q_[index(s, a)];
@@ -164,7 +165,7 @@ void RlAgent::learn(int s, int a, double r) {
   }
 }
 
-void RlAgent::update_rates() {
+AUTOSCHED_DECISION_PATH void RlAgent::update_rates() {
   // With explore-first the rates start to decay when exploring ends.
   long t = step_;
   if (config_.policy == RlPolicy::explore_first) t = std::max(0L, step_ - static_cast<long>(arms_) * arms_);
@@ -192,7 +193,7 @@ void RlAgent::update_rates() {
   epsilon_ = decay(config_.epsilon, config_.epsilon_decay, config_.epsilon_min, epsilon_factor_);
 }
 
-Decision RlAgent::choose(const Context&) {
+AUTOSCHED_DECISION_PATH Decision RlAgent::choose(const Context&) {
   if (!started_) {
     started_ = true;
     state_ = 0;
@@ -208,17 +209,16 @@ Decision RlAgent::choose(const Context&) {
     a = policy(state_, explored);
   }
   learn(state_, a, pending_reward_);
-  log_step(state_, pending_reward_);
+  if (log_ != nullptr) [[unlikely]] log_step(state_, pending_reward_);
   ++step_;
   update_rates();
   state_ = a;
   return {a, 0, -1, explored};
 }
 
-void RlAgent::observe(const Decision&, const Outcome& outcome) { pending_reward_ = rewards_.reward(outcome); }
+AUTOSCHED_DECISION_PATH void RlAgent::observe(const Decision&, const Outcome& outcome) { pending_reward_ = rewards_.reward(outcome); }
 
-void RlAgent::log_step(int arm, double reward) {
-  if (log_ == nullptr) return;
+[[gnu::cold]] void RlAgent::log_step(int arm, double reward) {  // only with a log
   if (!config_.stats_path.empty()) {
     char line[256];
     std::snprintf(line, sizeof line, "%s,%ld,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", loop_.c_str(), step_, arm, alpha_,

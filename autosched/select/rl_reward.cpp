@@ -1,12 +1,14 @@
 #include <autosched/select/rl_reward.hpp>
 
+#include <autosched/core/decision_path.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 namespace autosched {
 
-double RewardTracker::band(double x) {
+AUTOSCHED_DECISION_PATH double RewardTracker::band(double x) {
   if (!seen_) {
     seen_ = true;
     low_ = high_ = x;
@@ -23,7 +25,7 @@ double RewardTracker::band(double x) {
   return config_.r_zero;
 }
 
-double RewardTracker::reward(const Outcome& o) {
+AUTOSCHED_DECISION_PATH double RewardTracker::reward(const Outcome& o) {
   const double ms = o.time_ns / 1e6;
   const LoopMetrics& m = o.metrics;
   switch (config_.reward) {
