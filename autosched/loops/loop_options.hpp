@@ -36,6 +36,9 @@ enum class Timing : std::uint8_t {
   chunks,
 };
 
+/// The text fields are views: what they show must live as long as the
+/// options are used (a string literal, or a std::string kept alive, not a
+/// temporary such as `"gss,chunk=" + n`).
 struct LoopOptions {
   /// Identity of the loop: all per-loop learning and records are keyed by it.
   /// Empty: the call site ("file:line:column").

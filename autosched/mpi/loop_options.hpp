@@ -29,6 +29,9 @@ enum class Protocol {
 /// Text of a protocol: "auto", "master-worker", "rma", "none".
 std::string_view protocol_name(Protocol p) noexcept;
 
+/// `name` and `schedule` are views: the text they show must live as long as
+/// the options are used (a string literal, or a std::string kept alive, not a
+/// temporary such as `"auto," + portfolio`).
 struct LoopOptions {
   /// The loop's identity for selection and the store; the same on every rank.
   /// Empty: "mpi-loop".
