@@ -127,11 +127,18 @@ class Coordinator final : public Role {
   /// Rank w's next chunk: the trial's or, once it was cut, the fallback's.
   /// After a cut the trial still hands out what a worker had already claimed
   /// (AF and mAF claim a chunk and serve it in sub-chunks): take_rest() gave
-  /// the fallback only the unclaimed rest, as at the thread level.
+  /// the fallback only the unclaimed rest, as at the thread level. The trial
+  /// is asked until it first answers empty for that rank, then never again:
+  /// each question after the cut moves its stopped counter further up.
   IndexRange next_for(int w) {
     if (aborted_) return {};
     if (!cut_ && guarded_ && s_.clock.now_ns() > s_.deadline_ns) cut_trial();
-    if (const IndexRange c = d_.next(workers_[static_cast<std::size_t>(w)]); !c.empty() || !cut_) return c;
+    const auto i = static_cast<std::size_t>(w);
+    if (!cut_ || !trial_drained_[i]) {
+      const IndexRange c = d_.next(workers_[i]);
+      if (!c.empty() || !cut_) return c;
+      trial_drained_[i] = true;
+    }
     return std::visit(
         [&](auto& f) -> IndexRange {
           using F = std::decay_t<decltype(f)>;
@@ -156,6 +163,7 @@ class Coordinator final : public Role {
     fallback_begin_ = rest.begin;
     const std::int64_t t = s_.clock.now_ns();
     fallback_workers_.assign(static_cast<std::size_t>(s_.size), AnyWorker{});
+    trial_drained_.assign(static_cast<std::size_t>(s_.size), false);
     std::visit(
         [&](auto& f) {
           using F = std::decay_t<decltype(f)>;
@@ -246,6 +254,7 @@ class Coordinator final : public Role {
   bool cut_ = false;
   AnyDispenser* fallback_ = nullptr;
   std::vector<AnyWorker> fallback_workers_;
+  std::vector<bool> trial_drained_;  ///< after a cut: the trial has nothing left for this rank
   std::int64_t fallback_begin_ = 0;
 };
 
