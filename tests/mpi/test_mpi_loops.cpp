@@ -211,6 +211,16 @@ void check_auto_profiles() {
   expect(tried.size() <= 8, "auto tried " + std::to_string(tried.size()) + " techniques in 25 steps: no ranking?");
 }
 
+/// How many indices the ranks together ran other than exactly once, from
+/// each rank's count per index (the same answer on every rank).
+std::int64_t not_run_once(const std::vector<std::int64_t>& seen) {
+  std::vector<std::int64_t> all(seen.size(), 0);
+  MPI_Allreduce(seen.data(), all.data(), static_cast<int>(seen.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  std::int64_t wrong = 0;
+  for (const std::int64_t c : all) wrong += c != 1;
+  return wrong;
+}
+
 /// A trial that runs past auto's budget is cut, as at the thread level: the
 /// coordinator takes the unclaimed rest from it and the rest runs on the best
 /// arm so far, every index still exactly once. Each range a rank receives
@@ -233,10 +243,7 @@ void check_guard_cuts_a_slow_trial() {
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
         },
         options);
-    std::vector<std::int64_t> all(seen.size(), 0);
-    MPI_Allreduce(seen.data(), all.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-    std::int64_t wrong = 0;
-    for (const std::int64_t c : all) wrong += c != 1;
+    const std::int64_t wrong = not_run_once(seen);
     std::int64_t chunks = 0;
     MPI_Allreduce(&r.own_chunks, &chunks, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     const std::string what = "guarded trial, step " + std::to_string(step) + " (" + r.technique + ")";
@@ -286,10 +293,7 @@ void check_every_cut_covers_once() {
               std::this_thread::sleep_for(std::chrono::microseconds(300));
             },
             options);
-        std::vector<std::int64_t> all(seen.size(), 0);
-        MPI_Allreduce(seen.data(), all.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-        std::int64_t wrong = 0;
-        for (const std::int64_t c : all) wrong += c != 1;
+        const std::int64_t wrong = not_run_once(seen);
         const std::string what = "cut trial " + portfolio + ", step " + std::to_string(step) + " (ran " + r.technique +
                                  (r.cut_short ? ", cut" : "") + ")";
         expect(!outside, what + ": a range outside [0, n) or empty");
