@@ -55,7 +55,12 @@ Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p
   if (slot.in_flight) {
     t.decision = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
   } else {
-    t.decision = slot.point->choose(Context{n, p, {}});
+    if (slot.ahead) {
+      t.decision = *slot.ahead;
+      slot.ahead.reset();
+    } else {
+      t.decision = slot.point->choose(Context{n, p, {}});
+    }
     slot.in_flight = true;
     slot.last_arm = t.decision.arm;
     t.owns = true;
@@ -80,8 +85,11 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
     DecisionSlot& slot = *ticket.slot;
     slot.point->observe(ticket.decision, outcome);
     slot.in_flight = false;
-    learned.cost_ns = slot.point->last_cost_ns();
     learned.reward = slot.point->selector().last_reward();
+    // Now, not at the next decide(): the selector's pages are still cached
+    // (such a selector ignores the context).
+    if (slot.point->selector().decides_ahead()) slot.ahead = slot.point->choose(Context{0, slot.p, {}});
+    learned.cost_ns = slot.point->take_cost_ns();
     // A snapshot now and then, so that a crash loses little of what was learned.
     if (store != nullptr && slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();
   }

@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ struct DecisionSlot {
   std::unique_ptr<DecisionPoint> point;
   bool in_flight = false;  ///< a decision is being carried out (guarded by its group)
   int last_arm = 0;
+  /// The next decision, made at the last complete() by a selector that
+  /// decides ahead (Selector::decides_ahead); the next decide() takes it.
+  std::optional<Decision> ahead;
 };
 
 /// What decide() hands the front-end for one instance.
@@ -80,11 +84,15 @@ class DecisionGroup {
   Ticket decide(const SelectorConfig& config, std::int64_t n, int p);
   /// What the selector made of an outcome, for the instance's record.
   struct Learned {
-    double cost_ns = 0;  ///< choose + observe
+    /// The selector's time since the last complete(): this instance's
+    /// observe, the choose at its decide() or, for a selector that decides
+    /// ahead, the next instance's choose.
+    double cost_ns = 0;
     double reward = std::numeric_limits<double>::quiet_NaN();
   };
-  /// Feeds the finished instance's outcome; saves a snapshot every 64
-  /// instances. Does nothing for a ticket that does not own its decision.
+  /// Feeds the finished instance's outcome and, for a selector that decides
+  /// ahead, makes the next decision; saves a snapshot every 64 instances.
+  /// Does nothing for a ticket that does not own its decision.
   Learned complete(const Ticket& ticket, const Outcome& outcome);
   /// The instance that carried `ticket` failed: it teaches nothing (a
   /// ticket that does not own its decision: nothing to do).

@@ -15,13 +15,16 @@ AUTOSCHED_DECISION_PATH Decision DecisionPoint::choose(const Context& context) {
   Decision d = selector_->choose(context);
   d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
   choose_ns_ = static_cast<double>(host_now_ns() - t0);
+  unreported_ns_ += choose_ns_;
   return d;
 }
 
 AUTOSCHED_DECISION_PATH void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
   const std::int64_t t0 = host_now_ns();
   selector_->observe(decision, outcome);
-  last_cost_ns_ = choose_ns_ + static_cast<double>(host_now_ns() - t0);
+  const auto observe_ns = static_cast<double>(host_now_ns() - t0);
+  last_cost_ns_ = choose_ns_ + observe_ns;
+  unreported_ns_ += observe_ns;
   ++instances_;
   if (decision.exploring) ++explored_;
   if (!outcome.cut_short) {

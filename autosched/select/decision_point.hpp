@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace autosched {
@@ -37,6 +38,9 @@ class DecisionPoint {
   [[nodiscard]] const std::vector<ArmSummary>& summaries() const noexcept { return summaries_; }
   /// choose() + observe() of the last completed instance, ns.
   [[nodiscard]] double last_cost_ns() const noexcept { return last_cost_ns_; }
+  /// Every choose() and observe() since the last call, ns (so that a
+  /// decision made ahead is counted once, whether or not it is carried out).
+  [[nodiscard]] double take_cost_ns() noexcept { return std::exchange(unreported_ns_, 0.0); }
   [[nodiscard]] std::uint64_t instances() const noexcept { return instances_; }
   [[nodiscard]] std::uint64_t explored() const noexcept { return explored_; }
 
@@ -47,6 +51,7 @@ class DecisionPoint {
   std::vector<ArmSummary> summaries_;
   double choose_ns_ = 0;
   double last_cost_ns_ = 0;
+  double unreported_ns_ = 0;
   std::uint64_t instances_ = 0;
   std::uint64_t explored_ = 0;
 };

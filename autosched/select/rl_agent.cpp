@@ -17,15 +17,17 @@ std::string_view RlAgent::learner_name(RlLearner learner) noexcept { return rl_l
 RlAgent::RlAgent(int arms, RlConfig config, SelectorLog* log, std::string loop, std::string name)
     : arms_(std::max(1, arms)),
       config_(std::move(config)),
-      name_(name.empty() ? std::string(learner_name(config_.learner)) : std::move(name)),
-      log_(log),
-      loop_(std::move(loop)),
-      rng_(config_.seed),
       rewards_(config_),
-      alpha_(config_.alpha),
-      epsilon_(config_.epsilon),
-      alpha_step_(std::exp(-config_.alpha_decay)),
-      epsilon_step_(std::exp(-config_.epsilon_decay)) {
+      name_(name.empty() ? std::string(learner_name(config_.learner)) : std::move(name)),
+      // Without a file to write, no log: the call would cost a decision a
+      // page of cold code.
+      log_(config_.stats_path.empty() && config_.qtable_path.empty() ? nullptr : log),
+      loop_(std::move(loop)),
+      rng_(config_.seed) {
+  alpha_ = config_.alpha;
+  epsilon_ = config_.epsilon;
+  alpha_step_ = std::exp(-config_.alpha_decay);
+  epsilon_step_ = std::exp(-config_.epsilon_decay);
   const auto cells = static_cast<std::size_t>(arms_) * static_cast<std::size_t>(arms_);
   double initial = 0.0;
   if (config_.init == RlInit::optimistic) initial = config_.r_plus + (config_.r_plus - config_.r_minus);
@@ -111,20 +113,25 @@ AUTOSCHED_DECISION_PATH int RlAgent::policy(int state, bool& explored) {
         return std::uniform_int_distribution<int>(0, arms_ - 1)(rng_);
       }
       return greedy_action(state);
-    case RlPolicy::softmax: {
-      double max_q = value(state, 0);
-      for (int a = 1; a < arms_; ++a) max_q = std::max(max_q, value(state, a));
-      std::vector<double> weights(static_cast<std::size_t>(arms_));
-      for (int a = 0; a < arms_; ++a) weights[a] = std::exp((value(state, a) - max_q) / config_.tau);
-      const int a = std::discrete_distribution<int>(weights.begin(), weights.end())(rng_);
-      explored = a != greedy_action(state);
-      return a;
-    }
+    case RlPolicy::softmax:
+      return softmax_action(state, explored);
     case RlPolicy::replay:
       if (replay_next_ < config_.replay.size()) return std::clamp(config_.replay[replay_next_++], 0, arms_ - 1);
       return greedy_action(state);
   }
   return 0;
+}
+
+// Not on the decision path's pages: it allocates and calls libm anyway, and
+// inlined it would double the size of policy().
+int RlAgent::softmax_action(int state, bool& explored) {
+  double max_q = value(state, 0);
+  for (int a = 1; a < arms_; ++a) max_q = std::max(max_q, value(state, a));
+  std::vector<double> weights(static_cast<std::size_t>(arms_));
+  for (int a = 0; a < arms_; ++a) weights[a] = std::exp((value(state, a) - max_q) / config_.tau);
+  const int a = std::discrete_distribution<int>(weights.begin(), weights.end())(rng_);
+  explored = a != greedy_action(state);
+  return a;
 }
 
 AUTOSCHED_DECISION_PATH void RlAgent::learn(int s, int a, double r) {
@@ -194,9 +201,14 @@ AUTOSCHED_DECISION_PATH void RlAgent::update_rates() {
 }
 
 AUTOSCHED_DECISION_PATH Decision RlAgent::choose(const Context&) {
+  // The last decision never ran (its instance failed, or a run stopped with
+  // a decision made ahead): run it now; its reward is still to come.
+  if (awaiting_) return {state_, 0, -1, last_explored_};
+  awaiting_ = true;
   if (!started_) {
     started_ = true;
     state_ = 0;
+    last_explored_ = true;
     return {0, 0, -1, true};
   }
   bool explored = false;
@@ -213,10 +225,14 @@ AUTOSCHED_DECISION_PATH Decision RlAgent::choose(const Context&) {
   ++step_;
   update_rates();
   state_ = a;
+  last_explored_ = explored;
   return {a, 0, -1, explored};
 }
 
-AUTOSCHED_DECISION_PATH void RlAgent::observe(const Decision&, const Outcome& outcome) { pending_reward_ = rewards_.reward(outcome); }
+AUTOSCHED_DECISION_PATH void RlAgent::observe(const Decision&, const Outcome& outcome) {
+  pending_reward_ = rewards_.reward(outcome);
+  awaiting_ = false;
+}
 
 [[gnu::cold]] void RlAgent::log_step(int arm, double reward) {  // only with a log
   if (!config_.stats_path.empty()) {
@@ -242,8 +258,9 @@ AUTOSCHED_DECISION_PATH void RlAgent::observe(const Decision&, const Outcome& ou
 std::string RlAgent::save_state() const {
   std::ostringstream out;
   out.precision(17);
-  out << "rl1 " << name_ << ' ' << arms_ << ' ' << static_cast<int>(config_.learner) << ' ' << step_ << ' ' << state_
-      << ' ' << paired_ << ' ' << jump_ << ' ' << started_ << ' ' << pending_reward_;
+  out << "rl2 " << name_ << ' ' << arms_ << ' ' << static_cast<int>(config_.learner) << ' ' << step_ << ' ' << state_
+      << ' ' << paired_ << ' ' << jump_ << ' ' << started_ << ' ' << pending_reward_ << ' ' << awaiting_ << ' '
+      << last_explored_;
   for (double x : q_) out << ' ' << x;
   for (double x : b_) out << ' ' << x;
   for (double x : v_) out << ' ' << x;
@@ -259,9 +276,13 @@ bool RlAgent::load_state(std::string_view state) {
   RlAgent copy = *this;
   if (!(in >> tag >> name >> arms >> learner >> copy.step_ >> copy.state_ >> copy.paired_ >> copy.jump_ >>
         copy.started_ >> copy.pending_reward_) ||
-      tag != "rl1" || name != name_ || arms != arms_ || learner != static_cast<int>(config_.learner)) {
+      (tag != "rl1" && tag != "rl2") || name != name_ || arms != arms_ ||
+      learner != static_cast<int>(config_.learner)) {
     return false;
   }
+  // rl2 adds whether a decision awaits its outcome (rl1 states never had one).
+  copy.awaiting_ = copy.last_explored_ = false;
+  if (tag == "rl2" && !(in >> copy.awaiting_ >> copy.last_explored_)) return false;
   for (double& x : copy.q_) in >> x;
   for (double& x : copy.b_) in >> x;
   for (double& x : copy.v_) in >> x;

@@ -43,6 +43,8 @@ class RlAgent final : public Selector {
   [[nodiscard]] std::string_view name() const noexcept override { return name_; }
   Decision choose(const Context& context) override;
   void observe(const Decision& decision, const Outcome& outcome) override;
+  /// The agent's state is its last arm; the context plays no part.
+  [[nodiscard]] bool decides_ahead() const noexcept override { return true; }
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
   [[nodiscard]] std::string summary() const override;
@@ -68,34 +70,43 @@ class RlAgent final : public Selector {
   }
   [[nodiscard]] int argmax_row(const std::vector<double>& table, int s) const;
   int policy(int state, bool& explored);
+  int softmax_action(int state, bool& explored);
   int explore_first(int state);
   void learn(int s, int a, double r);
   void update_rates();
   void log_step(int arm, double reward);
 
+  // What a decision reads comes first, next to the object's start (its
+  // virtual table pointer) and ahead of the 2.5 KB random generator: on a
+  // coordinator whose caches the ranks have emptied, every further page a
+  // decision touches costs it about half a microsecond (docs/mpi.md).
   int arms_;
+  int state_ = 0;
+  int next_action_ = -1;  ///< SARSA: the a' it bootstrapped from, taken next
+  int paired_ = 0;
+  int jump_ = 0;
+  bool started_ = false;
+  /// A decision was made and its outcome not yet observed: choose() repeats
+  /// it (learning nothing) instead of learning the last reward a second time.
+  bool awaiting_ = false;
+  bool last_explored_ = false;
+  long step_ = 0;  ///< decisions after the first
+  double pending_reward_ = 0;
+  double alpha_ = 0, epsilon_ = 0;
+  // Exponential decay: e^(−f·t) for t = decay_t_, and e^(−f), one step.
+  double alpha_factor_ = 1, epsilon_factor_ = 1;
+  double alpha_step_ = 1, epsilon_step_ = 1;
+  long decay_t_ = 0;
+  std::size_t replay_next_ = 0;
+  std::vector<double> q_, b_, v_;
+  std::vector<long> visits_;
+  std::vector<char> paired_matrix_;  ///< explore-first: ordered pairs already traversed
   RlConfig config_;
+  RewardTracker rewards_;
   std::string name_;
   SelectorLog* log_;
   std::string loop_;
   std::mt19937_64 rng_;
-  RewardTracker rewards_;
-  std::vector<double> q_, b_, v_;
-  std::vector<long> visits_;
-  std::vector<char> paired_matrix_;  ///< explore-first: ordered pairs already traversed
-  int paired_ = 0;
-  int jump_ = 0;
-  std::size_t replay_next_ = 0;
-  int state_ = 0;
-  int next_action_ = -1;  ///< SARSA: the a' it bootstrapped from, taken next
-  long step_ = 0;         ///< decisions after the first
-  bool started_ = false;
-  double pending_reward_ = 0;
-  double alpha_, epsilon_;
-  // Exponential decay: e^(−f·t) for t = decay_t_, and e^(−f), one step.
-  double alpha_factor_ = 1, epsilon_factor_ = 1;
-  double alpha_step_, epsilon_step_;
-  long decay_t_ = 0;
 };
 
 }  // namespace autosched

@@ -26,6 +26,13 @@ AUTOSCHED_DECISION_PATH double RewardTracker::band(double x) {
 }
 
 AUTOSCHED_DECISION_PATH double RewardTracker::reward(const Outcome& o) {
+  // The default signal in a few instructions next to band(): the switch
+  // below fills a page of code and reads a jump table from another.
+  if (config_.reward == RlReward::looptime) return band(signal_ = o.time_ns / 1e6);
+  return other_reward(o);
+}
+
+double RewardTracker::other_reward(const Outcome& o) {
   const double ms = o.time_ns / 1e6;
   const LoopMetrics& m = o.metrics;
   switch (config_.reward) {
@@ -52,7 +59,8 @@ AUTOSCHED_DECISION_PATH double RewardTracker::reward(const Outcome& o) {
     case RlReward::looptime_rolling_average: {
       signal_ = ms;
       recent_.push_back(ms);
-      while (static_cast<int>(recent_.size()) > std::max(1, config_.window)) recent_.pop_front();
+      const auto window = static_cast<std::size_t>(std::max(1, config_.window));
+      if (recent_.size() > window) recent_.erase(recent_.begin(), recent_.end() - static_cast<std::ptrdiff_t>(window));
       const double mean = std::accumulate(recent_.begin(), recent_.end(), 0.0) / static_cast<double>(recent_.size());
       low_ = high_ = mean;
       return ms <= mean ? config_.r_plus : config_.r_minus;

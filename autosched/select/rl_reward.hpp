@@ -17,7 +17,7 @@
 #include <autosched/select/outcome.hpp>
 #include <autosched/select/rl_config.hpp>
 
-#include <deque>
+#include <vector>
 
 namespace autosched {
 
@@ -35,13 +35,15 @@ class RewardTracker {
 
  private:
   double band(double x);
+  /// Every signal but loop time (the default), off the decision path's pages.
+  double other_reward(const Outcome& outcome);
 
   RlConfig config_;
   bool seen_ = false;
   double signal_ = 0, low_ = 0, high_ = 0;
   double sum_ = 0;
   long count_ = 0;
-  std::deque<double> recent_;
+  std::vector<double> recent_;  ///< the rolling window, oldest first (a deque allocates even when empty)
 };
 
 }  // namespace autosched

@@ -34,6 +34,17 @@ class Selector {
   /// Learns from the instance that carried out `decision`.
   virtual void observe(const Decision& decision, const Outcome& outcome) = 0;
 
+  /// True when choose() ignores its Context: the next decision depends only
+  /// on what was observed. The decision engine then makes it at the end of
+  /// the instance before, right after observe(), while the selector's memory
+  /// is still in the caches: on an MPI coordinator whose caches the ranks
+  /// have emptied, a choose() a whole loop after the observe() pays every
+  /// page it touches a second time (docs/mpi.md, "What a decision costs").
+  /// Such a selector must repeat a decision whose outcome it never observed
+  /// (the instance failed, or a run saved its state in between) rather than
+  /// decide anew.
+  [[nodiscard]] virtual bool decides_ahead() const noexcept { return false; }
+
   /// The learned state as text (store snapshots); empty when there is nothing
   /// worth keeping.
   [[nodiscard]] virtual std::string save_state() const { return {}; }

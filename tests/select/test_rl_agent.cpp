@@ -222,6 +222,47 @@ TEST(RlAgent, StateRoundTripsAndRejectsOtherShapes) {
   EXPECT_FALSE(b.load_state("garbage"));
 }
 
+// A decision whose outcome never came (the instance failed, or the run
+// saved its state between a decision made ahead and its instance) is run
+// again: the agent learns nothing from the repeat, not the last reward twice.
+TEST(RlAgent, RepeatsADecisionWhoseOutcomeNeverCame) {
+  RlAgent a(3, RlConfig{});
+  drive(a, 12, {10, 12, 7});
+  const Decision d = a.choose({});
+  const std::string before = a.save_state();
+  const Decision again = a.choose({});
+  EXPECT_EQ(again.arm, d.arm);
+  EXPECT_EQ(again.exploring, d.exploring);
+  EXPECT_EQ(a.save_state(), before) << "a repeated decision learned something";
+
+  // Saved while awaiting its outcome, a resumed agent repeats it too, then
+  // goes on exactly as the agent that was never interrupted.
+  RlAgent resumed(3, RlConfig{});
+  ASSERT_TRUE(resumed.load_state(before));
+  EXPECT_EQ(resumed.choose({}).arm, d.arm);
+  a.observe(d, testing::outcome(9));
+  resumed.observe(d, testing::outcome(9));
+  EXPECT_EQ(drive(resumed, 20, {10, 12, 7}), drive(a, 20, {10, 12, 7}));
+}
+
+// States saved before the awaiting flag existed ("rl1") still load.
+TEST(RlAgent, LoadsTheFirstStateFormat) {
+  RlAgent a(2, RlConfig{});
+  drive(a, 10, {10, 12});
+  std::string state = a.save_state();
+  ASSERT_EQ(state.rfind("rl2 ", 0), 0u);
+  std::istringstream in(state);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  words[0] = "rl1";
+  words.erase(words.begin() + 10, words.begin() + 12);  // <awaiting> <explored>
+  std::string old;
+  for (const auto& w : words) old += (old.empty() ? "" : " ") + w;
+  RlAgent b(2, RlConfig{});
+  ASSERT_TRUE(b.load_state(old));
+  EXPECT_EQ(b.save_state(), state);
+}
+
 // A damaged step or visit count near 2^63 would overflow at the next step.
 TEST(RlAgent, ImplausibleCountersAreDamage) {
   RlAgent a(2, RlConfig{});
@@ -239,9 +280,9 @@ TEST(RlAgent, ImplausibleCountersAreDamage) {
   };
   RlAgent b(2, RlConfig{});
   ASSERT_TRUE(b.load_state(with(4, "5")));
-  // "rl1 <name> <arms> <learner> <step> <state> <paired> <jump> <started> <reward>", then
-  // the q-values (arms² for the default Q-learner), then the visits.
-  const std::size_t visits = 10 + 4;
+  // "rl2 <name> <arms> <learner> <step> <state> <paired> <jump> <started> <reward> <awaiting>
+  // <explored>", then the q-values (arms² for the default Q-learner), then the visits.
+  const std::size_t visits = 12 + 4;
   ASSERT_TRUE(b.load_state(with(visits, "7")));
   for (const char* big : {"9223372036854775000", "281474976710657", "-1"}) {
     RlAgent c(2, RlConfig{});

@@ -203,9 +203,10 @@ TEST(Traces, CsvHasOneRowPerInstanceWithTheRlReward) {
     // loop, instance, selector, explored (explore-first: all 12 explore), …, n, p
     const std::regex expected("\"traced\"," + std::to_string(k) + ",qlearn,1,[a-z0-9-]+,\\d+,[01],5000,2,\\d+,.*");
     EXPECT_TRUE(std::regex_match(rows[static_cast<std::size_t>(k) + 1], expected)) << rows[k + 1];
-    // the agent's state, and the reward (third from the end) is filled for an RL agent
+    // the agent's state, and the reward (third from the end) is filled for an RL agent;
+    // the agent has already decided the next instance (it decides ahead)
     EXPECT_TRUE(std::regex_search(rows[static_cast<std::size_t>(k) + 1],
-                                  std::regex(",\"explore " + std::to_string(k) + "/144\",-?[0-9.e+-]+,0,0$")))
+                                  std::regex(",\"explore " + std::to_string(k + 1) + "/144\",-?[0-9.e+-]+,0,0$")))
         << rows[k + 1];
   }
   const auto threads = lines(read_file(trace + ".threads.csv"));
@@ -245,9 +246,11 @@ TEST(Traces, SelectorLogsAreCompleteWithoutStoreOrTrace) {
   const ProbeRun r = probe(dir, "AUTOSCHED_DB=off", "logged 50 1000 auto:qlearn,stats=" + log);
   ASSERT_EQ(r.rc, 0) << r.err;
   const auto rows = lines(read_file(log));
-  ASSERT_EQ(rows.size(), 49u);  // a step is logged when the next choice learns from it
+  // A step is logged when the next choice learns from it; the agent makes
+  // that choice as soon as the instance ends, so the last step is logged too.
+  ASSERT_EQ(rows.size(), 50u);
   EXPECT_EQ(rows.front().rfind("logged#10/2,0,", 0), 0u) << rows.front();
-  EXPECT_EQ(rows.back().rfind("logged#10/2,48,", 0), 0u) << rows.back();
+  EXPECT_EQ(rows.back().rfind("logged#10/2,49,", 0), 0u) << rows.back();
 }
 
 TEST(Traces, AnUnwritableTraceIsAWarningNotAFailure) {
