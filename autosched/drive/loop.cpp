@@ -185,10 +185,17 @@ Instance* Loop::open_locked(const OpenRequest& request) {
     if (!inst.params_.sigma_ns) inst.params_.sigma_ns = profile->sigma_ns;
     if (!inst.params_.overhead_ns) inst.params_.overhead_ns = profile->overhead_ns;
   }
-  if (inst.params_.weights.empty() && !request.weights.empty())
-    inst.params_.weights.assign(request.weights.begin(), request.weights.end());
-  inst.start_ns_ = now();
-  prepare(inst, request.p);
+  try {
+    if (inst.params_.weights.empty() && !request.weights.empty())
+      inst.params_.weights.assign(request.weights.begin(), request.weights.end());
+    inst.start_ns_ = now();
+    prepare(inst, request.p);
+  } catch (...) {
+    // A decision nobody carries out: left in flight, it would make every
+    // later instance of this point follow it without learning.
+    if (inst.ticket_.owns) inst.group_->abandon(inst.ticket_);
+    throw;
+  }
   inst.start_ns_ = now();  // planning is part of opening, not of the loop
   const Ticket& t = inst.ticket_;
   if (t.owns && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {

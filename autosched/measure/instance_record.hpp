@@ -28,7 +28,7 @@ struct InstanceRecord {
   std::int64_t n = 0;          ///< iterations
   int p = 0;                   ///< threads in the team
   std::int64_t start_ns = 0;   ///< loop start on the now_ns clock
-  double selection_ns = 0;     ///< the selector's cost for this instance (choose + learn), 0 if fixed
+  double selection_ns = 0;     ///< the selector's time since the last instance closed (DecisionGroup::Learned), 0 if fixed
   std::string_view selector;   ///< the selector that chose ("auto", "qlearn", …); empty if fixed
   bool explored = false;       ///< the selector was trying an arm, not using its best
   bool cut_short = false;      ///< a guarded trial overran its budget and the fallback finished

@@ -43,7 +43,7 @@ struct LoopResult {
   std::int64_t own_chunks = 0;     ///< ranges next() returned on this rank
   double own_work_seconds = 0;     ///< this rank's time between next() and the following call
   double percent_imbalance = 0;    ///< (T_max / T_mean − 1) · 100 over the ranks' finishing times
-  double selection_seconds = 0;    ///< the coordinator's choose + observe (0 elsewhere)
+  double selection_seconds = 0;    ///< the coordinator's selector time since the last instance (choose + observe; 0 elsewhere)
   /// Coordinator: a selector's trial ran past its budget and the rest of the
   /// loop ran on the selector's fallback arm (master-worker; false elsewhere).
   bool cut_short = false;

@@ -88,7 +88,16 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
     learned.reward = slot.point->selector().last_reward();
     // Now, not at the next decide(): the selector's pages are still cached
     // (such a selector ignores the context).
-    if (slot.point->selector().decides_ahead()) slot.ahead = slot.point->choose(Context{0, slot.p, {}});
+    if (slot.point->selector().decides_ahead()) {
+      try {
+        slot.ahead = slot.point->choose(Context{0, slot.p, {}});
+      } catch (...) {
+        // Front-ends complete instances where nothing may throw (a loop's
+        // close is noexcept; on MPI only rank 0 would fail): decide() asks
+        // again, and there a failure reaches the caller on every rank.
+        slot.ahead.reset();
+      }
+    }
     learned.cost_ns = slot.point->take_cost_ns();
     // A snapshot now and then, so that a crash loses little of what was learned.
     if (store != nullptr && slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();

@@ -204,11 +204,10 @@ AUTOSCHED_DECISION_PATH Decision RlAgent::choose(const Context&) {
   // The last decision never ran (its instance failed, or a run stopped with
   // a decision made ahead): run it now; its reward is still to come.
   if (awaiting_) return {state_, 0, -1, last_explored_};
-  awaiting_ = true;
   if (!started_) {
     started_ = true;
     state_ = 0;
-    last_explored_ = true;
+    last_explored_ = awaiting_ = true;
     return {0, 0, -1, true};
   }
   bool explored = false;
@@ -226,6 +225,7 @@ AUTOSCHED_DECISION_PATH Decision RlAgent::choose(const Context&) {
   update_rates();
   state_ = a;
   last_explored_ = explored;
+  awaiting_ = true;  // last: a choice that threw halfway is not repeated
   return {a, 0, -1, explored};
 }
 

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 namespace autosched {
@@ -21,9 +22,16 @@ constexpr int p = 2;
 
 double scripted_ms(int arm) { return 10.0 + (arm * 7) % 5; }
 
+// The engine lives as long as the process: a fresh group per test run, so
+// that --gtest_repeat starts from untrained points.
+DecisionGroup& fresh_group(const std::string& name) {
+  static int runs = 0;
+  return DecisionEngine::instance().group("test:ahead/" + name + "/" + std::to_string(++runs));
+}
+
 TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) {
   const SelectorConfig config = parse_selector("auto:qlearn", "test");
-  DecisionGroup& group = DecisionEngine::instance().group("test:ahead/qlearn");
+  DecisionGroup& group = fresh_group("qlearn");
   const std::size_t arms = selector_portfolio(config, Context{n, p, {}}).size();
   RlAgent direct(static_cast<int>(arms), config.rl);  // asked at each instance's start
   for (int k = 0; k < 200; ++k) {
@@ -44,7 +52,7 @@ TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) 
 
 TEST(DecisionEngine, AFailedInstanceOfAnAgentIsRunAgain) {
   const SelectorConfig config = parse_selector("auto:qlearn", "test");
-  DecisionGroup& group = DecisionEngine::instance().group("test:ahead/abandon");
+  DecisionGroup& group = fresh_group("abandon");
   for (int k = 0; k < 5; ++k) group.complete(group.decide(config, n, p), outcome(scripted_ms(k)));
   const Ticket failed = group.decide(config, n, p);
   const std::string state = group.selector_state(n, p);
@@ -58,7 +66,7 @@ TEST(DecisionEngine, AFailedInstanceOfAnAgentIsRunAgain) {
 
 TEST(DecisionEngine, ASelectorThatNeedsTheContextDecidesAtTheStart) {
   const SelectorConfig config = parse_selector("auto", "test");
-  DecisionGroup& group = DecisionEngine::instance().group("test:ahead/auto");
+  DecisionGroup& group = fresh_group("auto");
   for (int k = 0; k < 10; ++k) {
     const Ticket t = group.decide(config, n, p);
     group.complete(t, outcome(10));

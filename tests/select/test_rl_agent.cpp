@@ -235,8 +235,9 @@ TEST(RlAgent, RepeatsADecisionWhoseOutcomeNeverCame) {
   EXPECT_EQ(again.exploring, d.exploring);
   EXPECT_EQ(a.save_state(), before) << "a repeated decision learned something";
 
-  // Saved while awaiting its outcome, a resumed agent repeats it too, then
-  // goes on exactly as the agent that was never interrupted.
+  // Saved while awaiting its outcome, a resumed agent repeats it too, and
+  // then makes the same choices as the agent that was never interrupted
+  // (the state does not hold the reward bands, so the rewards may differ).
   RlAgent resumed(3, RlConfig{});
   ASSERT_TRUE(resumed.load_state(before));
   EXPECT_EQ(resumed.choose({}).arm, d.arm);
