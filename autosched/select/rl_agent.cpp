@@ -260,12 +260,13 @@ std::string RlAgent::save_state() const {
   out.precision(17);
   out << "rl2 " << name_ << ' ' << arms_ << ' ' << static_cast<int>(config_.learner) << ' ' << step_ << ' ' << state_
       << ' ' << paired_ << ' ' << jump_ << ' ' << started_ << ' ' << pending_reward_ << ' ' << awaiting_ << ' '
-      << last_explored_;
+      << last_explored_ << ' ' << next_action_ << ' ' << replay_next_;
   for (double x : q_) out << ' ' << x;
   for (double x : b_) out << ' ' << x;
   for (double x : v_) out << ' ' << x;
   for (long n : visits_) out << ' ' << n;
   for (char c : paired_matrix_) out << ' ' << int{c};
+  rewards_.save(out);  // the bands: a resumed agent rewards as the one that saved
   return out.str();
 }
 
@@ -280,9 +281,14 @@ bool RlAgent::load_state(std::string_view state) {
       learner != static_cast<int>(config_.learner)) {
     return false;
   }
-  // rl2 adds whether a decision awaits its outcome (rl1 states never had one).
+  // rl2 adds whether a decision awaits its outcome (rl1 states never had
+  // one), SARSA's next action, the replay position and the reward trackers.
+  const bool rl2 = tag == "rl2";
   copy.awaiting_ = copy.last_explored_ = false;
-  if (tag == "rl2" && !(in >> copy.awaiting_ >> copy.last_explored_)) return false;
+  copy.next_action_ = -1;
+  copy.replay_next_ = 0;
+  if (rl2 && !(in >> copy.awaiting_ >> copy.last_explored_ >> copy.next_action_ >> copy.replay_next_)) return false;
+  if (copy.next_action_ < -1 || copy.next_action_ >= arms_ || copy.replay_next_ > config_.replay.size()) return false;
   for (double& x : copy.q_) in >> x;
   for (double& x : copy.b_) in >> x;
   for (double& x : copy.v_) in >> x;
@@ -292,6 +298,7 @@ bool RlAgent::load_state(std::string_view state) {
     in >> v;
     c = static_cast<char>(v != 0);
   }
+  if (rl2 && !copy.rewards_.load(in)) return false;
   if (!in || copy.state_ < 0 || copy.state_ >= arms_) return false;
   // Counters a run could have reached: a damaged one near 2^63 would
   // overflow at the next step.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <istream>
+#include <ostream>
 #include <numeric>
 
 namespace autosched {
@@ -75,6 +77,27 @@ double RewardTracker::other_reward(const Outcome& o) {
       return config_.tau * low_ - ms;
   }
   return config_.r_zero;
+}
+
+void RewardTracker::save(std::ostream& out) const {
+  out << ' ' << seen_ << ' ' << signal_ << ' ' << low_ << ' ' << high_ << ' ' << sum_ << ' ' << count_ << ' '
+      << recent_.size();
+  for (double x : recent_) out << ' ' << x;
+}
+
+bool RewardTracker::load(std::istream& in) {
+  RewardTracker copy = *this;
+  std::size_t recent = 0;
+  if (!(in >> copy.seen_ >> copy.signal_ >> copy.low_ >> copy.high_ >> copy.sum_ >> copy.count_ >> recent)) {
+    return false;
+  }
+  // The window never holds more than config_.window values.
+  if (copy.count_ < 0 || recent > static_cast<std::size_t>(std::max(1, config_.window))) return false;
+  copy.recent_.resize(recent);
+  for (double& x : copy.recent_) in >> x;
+  if (!in) return false;
+  *this = std::move(copy);
+  return true;
 }
 
 }  // namespace autosched

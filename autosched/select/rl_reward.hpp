@@ -17,6 +17,7 @@
 #include <autosched/select/outcome.hpp>
 #include <autosched/select/rl_config.hpp>
 
+#include <iosfwd>
 #include <vector>
 
 namespace autosched {
@@ -27,6 +28,11 @@ class RewardTracker {
 
   /// The reward for one outcome; updates the trackers.
   double reward(const Outcome& outcome);
+
+  /// The trackers as text (appended to the agent's state) and back; load()
+  /// returns false, changing nothing, when the text is damaged.
+  void save(std::ostream& out) const;
+  bool load(std::istream& in);
 
   /// The raw signal of the last outcome and the trackers, for agent logs.
   [[nodiscard]] double signal() const noexcept { return signal_; }

@@ -222,6 +222,19 @@ TEST(RlAgent, StateRoundTripsAndRejectsOtherShapes) {
   EXPECT_FALSE(b.load_state("garbage"));
 }
 
+// Two agents that learned the same: equal visits and rewards, Q-values equal
+// but for rounding (a reloaded agent recomputes its decayed learning rate in
+// closed form, a running one step by step).
+void expect_same_learning(const RlAgent& x, const RlAgent& y, int arms) {
+  EXPECT_EQ(x.last_reward(), y.last_reward());
+  for (int s = 0; s < arms; ++s) {
+    for (int a = 0; a < arms; ++a) {
+      EXPECT_EQ(x.visits(s, a), y.visits(s, a)) << s << "," << a;
+      EXPECT_NEAR(x.q(s, a), y.q(s, a), 1e-12) << s << "," << a;
+    }
+  }
+}
+
 // A decision whose outcome never came (the instance failed, or the run
 // saved its state between a decision made ahead and its instance) is run
 // again: the agent learns nothing from the repeat, not the last reward twice.
@@ -236,14 +249,32 @@ TEST(RlAgent, RepeatsADecisionWhoseOutcomeNeverCame) {
   EXPECT_EQ(a.save_state(), before) << "a repeated decision learned something";
 
   // Saved while awaiting its outcome, a resumed agent repeats it too, and
-  // then makes the same choices as the agent that was never interrupted
-  // (the state does not hold the reward bands, so the rewards may differ).
+  // then goes on exactly as the agent that was never interrupted: the same
+  // arms, rewards (the state holds the reward bands) and tables.
   RlAgent resumed(3, RlConfig{});
   ASSERT_TRUE(resumed.load_state(before));
   EXPECT_EQ(resumed.choose({}).arm, d.arm);
   a.observe(d, testing::outcome(9));
   resumed.observe(d, testing::outcome(9));
-  EXPECT_EQ(drive(resumed, 20, {10, 12, 7}), drive(a, 20, {10, 12, 7}));
+  EXPECT_EQ(resumed.last_reward(), a.last_reward());
+  EXPECT_EQ(drive(resumed, 200, {10, 12, 7}), drive(a, 200, {10, 12, 7}));
+  expect_same_learning(resumed, a, 3);
+}
+
+// SARSA's next action and the rolling-average window survive a save too.
+TEST(RlAgent, ResumesSarsaAndTheRollingWindowExactly) {
+  RlConfig config;
+  config.learner = RlLearner::sarsa;
+  config.policy = RlPolicy::epsilon_greedy;
+  config.epsilon = config.epsilon_min = 0;  // greedy: random draws (not in the state) decide nothing
+  config.reward = RlReward::looptime_rolling_average;
+  config.window = 4;
+  RlAgent a(3, config);
+  drive(a, 30, {10, 12, 7});
+  RlAgent resumed(3, config);
+  ASSERT_TRUE(resumed.load_state(a.save_state()));
+  EXPECT_EQ(drive(resumed, 50, {11, 9, 13}), drive(a, 50, {11, 9, 13}));
+  expect_same_learning(resumed, a, 3);
 }
 
 // States saved before the awaiting flag existed ("rl1") still load.
@@ -256,12 +287,43 @@ TEST(RlAgent, LoadsTheFirstStateFormat) {
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
   words[0] = "rl1";
-  words.erase(words.begin() + 10, words.begin() + 12);  // <awaiting> <explored>
+  words.erase(words.end() - 7, words.end());  // the reward trackers: seen signal low high sum count 0
+  words.erase(words.begin() + 10, words.begin() + 14);  // <awaiting> <explored> <next> <replay>
   std::string old;
   for (const auto& w : words) old += (old.empty() ? "" : " ") + w;
   RlAgent b(2, RlConfig{});
   ASSERT_TRUE(b.load_state(old));
-  EXPECT_EQ(b.save_state(), state);
+  for (int s = 0; s < 2; ++s) {
+    for (int x = 0; x < 2; ++x) {
+      EXPECT_EQ(b.q(s, x), a.q(s, x));
+      EXPECT_EQ(b.visits(s, x), a.visits(s, x));
+    }
+  }
+  EXPECT_EQ(b.greedy_action(0), a.greedy_action(0));
+}
+
+// Damaged reward trackers or positions: the state is refused, nothing changes.
+TEST(RlAgent, RefusesDamagedTrackersAndPositions) {
+  RlAgent a(2, RlConfig{});
+  drive(a, 10, {10, 12});
+  std::istringstream in(a.save_state());
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  auto with = [&](std::size_t at, const std::string& value) {
+    std::vector<std::string> w = words;
+    w.at(at) = value;
+    std::string out;
+    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
+    return out;
+  };
+  RlAgent b(2, RlConfig{});
+  const std::string fresh = b.save_state();
+  EXPECT_FALSE(b.load_state(with(words.size() - 1, "99")));  // 99 values in a window of 10
+  EXPECT_FALSE(b.load_state(with(words.size() - 2, "-1")));  // a negative count
+  EXPECT_FALSE(b.load_state(with(12, "2")));                  // next action past the arms
+  EXPECT_FALSE(b.load_state(with(13, "5")));                  // replay position past the replay
+  EXPECT_FALSE(b.load_state(a.save_state().substr(0, a.save_state().size() - 4)));  // cut short
+  EXPECT_EQ(b.save_state(), fresh);
 }
 
 // A damaged step or visit count near 2^63 would overflow at the next step.
@@ -282,8 +344,9 @@ TEST(RlAgent, ImplausibleCountersAreDamage) {
   RlAgent b(2, RlConfig{});
   ASSERT_TRUE(b.load_state(with(4, "5")));
   // "rl2 <name> <arms> <learner> <step> <state> <paired> <jump> <started> <reward> <awaiting>
-  // <explored>", then the q-values (arms² for the default Q-learner), then the visits.
-  const std::size_t visits = 12 + 4;
+  // <explored> <next action> <replay position>", then the q-values (arms² for the default
+  // Q-learner), then the visits.
+  const std::size_t visits = 14 + 4;
   ASSERT_TRUE(b.load_state(with(visits, "7")));
   for (const char* big : {"9223372036854775000", "281474976710657", "-1"}) {
     RlAgent c(2, RlConfig{});
