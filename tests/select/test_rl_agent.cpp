@@ -235,6 +235,24 @@ void expect_same_learning(const RlAgent& x, const RlAgent& y, int arms) {
   }
 }
 
+// A saved state as words, to damage one at a time.
+struct StateWords {
+  std::vector<std::string> words;
+  explicit StateWords(const std::string& state) {
+    std::istringstream in(state);
+    for (std::string w; in >> w;) words.push_back(w);
+  }
+  [[nodiscard]] std::size_t size() const { return words.size(); }
+  /// The state with word `at` replaced by `value`.
+  [[nodiscard]] std::string with(std::size_t at, const std::string& value) const {
+    std::vector<std::string> w = words;
+    w.at(at) = value;
+    std::string out;
+    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
+    return out;
+  }
+};
+
 // A decision whose outcome never came (the instance failed, or the run
 // saved its state between a decision made ahead and its instance) is run
 // again: the agent learns nothing from the repeat, not the last reward twice.
@@ -306,16 +324,8 @@ TEST(RlAgent, LoadsTheFirstStateFormat) {
 TEST(RlAgent, RefusesDamagedTrackersAndPositions) {
   RlAgent a(2, RlConfig{});
   drive(a, 10, {10, 12});
-  std::istringstream in(a.save_state());
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  auto with = [&](std::size_t at, const std::string& value) {
-    std::vector<std::string> w = words;
-    w.at(at) = value;
-    std::string out;
-    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
-    return out;
-  };
+  const StateWords words(a.save_state());
+  auto with = [&](std::size_t at, const std::string& value) { return words.with(at, value); };
   RlAgent b(2, RlConfig{});
   const std::string fresh = b.save_state();
   EXPECT_FALSE(b.load_state(with(words.size() - 1, "99")));  // 99 values in a window of 10
@@ -330,17 +340,8 @@ TEST(RlAgent, RefusesDamagedTrackersAndPositions) {
 TEST(RlAgent, ImplausibleCountersAreDamage) {
   RlAgent a(2, RlConfig{});
   drive(a, 10, {10, 12});
-  const std::string state = a.save_state();
-  std::istringstream in(state);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  auto with = [&](std::size_t at, const std::string& value) {
-    std::vector<std::string> w = words;
-    w.at(at) = value;
-    std::string out;
-    for (const auto& x : w) out += (out.empty() ? "" : " ") + x;
-    return out;
-  };
+  const StateWords words(a.save_state());
+  auto with = [&](std::size_t at, const std::string& value) { return words.with(at, value); };
   RlAgent b(2, RlConfig{});
   ASSERT_TRUE(b.load_state(with(4, "5")));
   // "rl2 <name> <arms> <learner> <step> <state> <paired> <jump> <started> <reward> <awaiting>
