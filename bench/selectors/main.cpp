@@ -9,8 +9,12 @@
 //                 selection costs the application, bookkeeping and (when
 //                 AUTOSCHED_DB is set) posting to the store included.
 // The store is a process-wide setting: run.sh runs this twice, store off and on.
+// --pollute-kib K writes K KiB of memory before each instance, as an
+// application's step between two calls of one loop does: the selector then
+// runs with its data and code out of the caches, as in a real app (the
+// campaign's records), instead of hot from the instance before.
 //
-//   bench_selectors [--instances K] [--n N] [--threads P]
+//   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K]
 #include <autosched/autosched.hpp>
 #include <autosched/core/clock.hpp>
 #include <autosched/core/text.hpp>
@@ -51,6 +55,8 @@ int main(int argc, char** argv) {
   const long instances = option(argc, argv, "--instances", 3000, 10);
   const long n = option(argc, argv, "--n", 1024, 1);
   const int threads = static_cast<int>(option(argc, argv, "--threads", omp_get_max_threads(), 1));
+  const long pollute_kib = option(argc, argv, "--pollute-kib", 0, 0);
+  std::vector<char> pollution(static_cast<std::size_t>(pollute_kib) * 1024);
 
   std::vector<std::string> schedules{"static"};
   for (const auto& s : autosched::published_selector_schedules()) schedules.push_back(s);
@@ -64,6 +70,8 @@ int main(int argc, char** argv) {
   for (long k = 0; k < instances; ++k) {
     for (std::size_t s = 0; s < schedules.size(); ++s) {
       const std::string loop = "bench/" + schedules[s];
+      for (std::size_t b = 0; b < pollution.size(); b += 64) pollution[b] = static_cast<char>(pollution[b] + 1);
+      asm volatile("" : : "r"(pollution.data()) : "memory");
       const std::int64_t start = autosched::now_ns();
       autosched::parallel_for(0L, n, [](long i) { asm volatile("" : : "r"(i)); },
                               {.name = loop, .schedule = schedules[s], .threads = threads});
