@@ -5,6 +5,7 @@
 #endif
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/split_mix.hpp>
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/tile_kernels.hpp>
 
@@ -29,11 +30,7 @@ std::string lowercase(std::string_view s) {
 /// splitmix64: a fixed, portable stream (std::uniform_real_distribution
 /// differs between standard libraries), so a seed names one matrix everywhere.
 double uniform_centered(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1.0p-53 - 0.5;
+  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53 - 0.5;
 }
 
 std::string tile_name(int i, int j) { return "A(" + std::to_string(i) + "," + std::to_string(j) + ")"; }

@@ -61,6 +61,11 @@ struct AutoConfig {
   int verify = 3;
   double match = 0.10;
   std::uint64_t seed = 0x5eed;
+  /// Once nothing is pending but the Thompson draw, decide and learn from a
+  /// few prepared values instead of the whole arm table (AutoSelector's
+  /// settled path). The decisions are those of the full path; false takes
+  /// the full path every time, for the tests and benches that compare them.
+  bool settled_path = true;
   friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };
 

@@ -12,9 +12,9 @@
 namespace autosched {
 
 AutoSelector::AutoSelector(int arms, AutoConfig config)
-    : arms_(static_cast<std::size_t>(std::max(1, arms))),
+    : rng_(config.seed),
+      arms_(static_cast<std::size_t>(std::max(1, arms))),
       config_(config),
-      rng_(config.seed),
       warmup_left_(std::max(0, config.warmup)) {
   queue_.resize(arms_.size());
   std::iota(queue_.begin(), queue_.end(), 0);
@@ -61,6 +61,7 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
 }
 
 Decision AutoSelector::choose(const Context& context) {
+  if (settled_) return choose_settled();
   if (resumed_) {
     // The first instance after a warm start exploits what the last run
     // learned; sampling (or the rest of an unfinished sweep) follows.
@@ -88,7 +89,7 @@ Decision AutoSelector::choose(const Context& context) {
       d.profile = true;
       return d;
     }
-    need_profile_ = false;  // too small to profile: sweep
+    need_profile_ = false;                                      // too small to profile: sweep
     if (std::exchange(check_profile_, false)) forget_stored();  // nothing to compare the store with
   }
   while (queue_next_ < queue_.size() && arms_[static_cast<std::size_t>(queue_[queue_next_])].retired) ++queue_next_;
@@ -99,8 +100,9 @@ Decision AutoSelector::choose(const Context& context) {
     // So is any trial of an arm predicted as good as the best (within a tie).
     const int arm = queue_[queue_next_++];
     const bool predicted_best =
-        first_trial_ || (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
-                                                    (1.0 + config_.tie) * predicted_[static_cast<std::size_t>(queue_.front())]);
+        first_trial_ ||
+        (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
+                                    (1.0 + config_.tie) * predicted_[static_cast<std::size_t>(queue_.front())]);
     first_trial_ = false;
     return guarded(arm, !predicted_best);
   }
@@ -126,13 +128,13 @@ Decision AutoSelector::choose(const Context& context) {
   }
   // Thompson sampling on the mean costs.
   const double s = relative_spread();
-  std::normal_distribution<double> z(0.0, 1.0);
   int pick = best;
   double lowest = std::numeric_limits<double>::infinity();
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     const ArmState& a = arms_[static_cast<std::size_t>(i)];
     if (a.retired || a.all.count == 0) continue;
-    const double draw = a.all.mean * (1.0 + s * z(rng_) / std::sqrt(static_cast<double>(a.all.count)));
+    const double draw =
+        a.all.mean * (1.0 + s * sum_of_twelve_normal(rng_) / std::sqrt(static_cast<double>(a.all.count)));
     if (draw < lowest) {
       lowest = draw;
       pick = i;
@@ -150,6 +152,184 @@ Decision AutoSelector::choose(const Context& context) {
     worse = p.all.mean > (1.0 + 2.0 * se) * b.all.mean;
   }
   return guarded(pick, worse);
+}
+
+Decision AutoSelector::choose_settled() {
+  // The same draw as at the end of choose(), in the same order and with the
+  // same arithmetic, so that the random stream and the picks are those the
+  // full path would make.
+  last_from_sweep_ = false;
+  const double s = settled_spread_;
+  int pick = settled_best_;
+  bool worse = false;
+  double lowest = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < candidate_count_; ++k) {
+    const Candidate& c = candidates_[static_cast<std::size_t>(k)];
+    const double draw = c.mean * (1.0 + s * sum_of_twelve_normal(rng_) / c.root);
+    if (draw < lowest) {
+      lowest = draw;
+      pick = c.arm;
+      worse = c.worse;
+    }
+  }
+  Decision d{pick, 0, -1, worse};
+  if (pick != settled_best_) {
+    d.budget_ns = settled_budget_;
+    d.fallback = settled_best_;
+  }
+  return d;
+}
+
+void AutoSelector::prepare_settled() {
+  settled_ = false;
+  // Whatever choose() would do before its draw must be done first.
+  if (!config_.settled_path || resumed_ || verify_left_ > 0 || need_profile_ || queue_next_ < queue_.size() ||
+      !untried_.empty() || second_looks_left_ > 0 || recheck_first_ || teach_prior_) {
+    return;
+  }
+  const int best = best_arm();
+  if (best < 0) return;
+  const bool predicted = predicted_.size() == arms_.size();
+  int count = 0, best_candidate = 0;
+  rest_all_ = rest_session_ = 0;
+  rest_all_dof_ = rest_session_dof_ = 0;
+  for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
+    const ArmState& a = arms_[static_cast<std::size_t>(i)];
+    if (a.retired || a.all.count == 0) {
+      for (const bool session : {false, true}) {
+        const RunningStats& r = session ? a.session : a.all;
+        if (r.count >= 2 && r.mean > 0) {
+          (session ? rest_session_ : rest_all_) += r.m2 / (r.mean * r.mean);
+          (session ? rest_session_dof_ : rest_all_dof_) += r.count - 1;
+        }
+      }
+      continue;
+    }
+    if (count == max_candidates) return;  // the full path draws
+    if (i == best) best_candidate = count;
+    Candidate& c = candidates_[static_cast<std::size_t>(count++)];
+    c.arm = i;
+    c.all = a.all;
+    c.session = a.session;
+    c.predicted = predicted ? predicted_[static_cast<std::size_t>(i)] : std::numeric_limits<double>::quiet_NaN();
+  }
+  candidate_count_ = count;
+  arm_draws(best_candidate, relative_spread());
+  settled_ = true;
+}
+
+void AutoSelector::arm_draws(int best, double spread) {
+  const Candidate& b = candidates_[static_cast<std::size_t>(best)];
+  for (int k = 0; k < candidate_count_; ++k) {
+    Candidate& c = candidates_[static_cast<std::size_t>(k)];
+    // As choose() decides whether its pick is exploration.
+    c.worse = c.all.mean > (1.0 + config_.tie) * b.all.mean;
+    if (c.worse && tie_predicted(c.predicted, b.predicted)) {
+      const double se =
+          spread * std::sqrt(1.0 / static_cast<double>(c.all.count) + 1.0 / static_cast<double>(b.all.count));
+      c.worse = c.all.mean > (1.0 + 2.0 * se) * b.all.mean;
+    }
+    c.mean = c.all.mean;
+    c.root = std::sqrt(static_cast<double>(c.all.count));
+  }
+  settled_best_ = b.arm;
+  settled_budget_ = config_.guard * b.all.mean;
+  settled_spread_ = spread;
+}
+
+double AutoSelector::candidate_spread(bool session_only, int replaced, const RunningStats& with) const {
+  double sum = session_only ? rest_session_ : rest_all_;
+  long dof = session_only ? rest_session_dof_ : rest_all_dof_;
+  for (int k = 0; k < candidate_count_; ++k) {
+    const Candidate& c = candidates_[static_cast<std::size_t>(k)];
+    const RunningStats& a = k == replaced ? with : session_only ? c.session : c.all;
+    if (a.count >= 2 && a.mean > 0) {
+      sum += a.m2 / (a.mean * a.mean);
+      dof += a.count - 1;
+    }
+  }
+  const double measured = dof > 0 ? std::sqrt(sum / static_cast<double>(dof)) : 0.0;
+  return std::max(measured, config_.noise_floor);
+}
+
+bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
+  // learn(), step for step, for the one case that keeps the state settled.
+  if (!settled_ || d.profile || o.cut_short || warmup_left_ > 0) return false;
+  int k = 0;
+  while (k < candidate_count_ && candidates_[static_cast<std::size_t>(k)].arm != d.arm) ++k;
+  if (k == candidate_count_) return false;
+  Candidate& c = candidates_[static_cast<std::size_t>(k)];
+  double time = o.time_ns;
+  if (config_.clip > 0 && time * config_.clip < c.all.mean) return false;  // learn() forgets the arm's samples
+  if (c.session.count >= 2 && config_.clip > 0) {
+    const double limit = std::min(config_.clip, std::max(1.5, 1.0 + 3.0 * candidate_spread(true, -1, {})));
+    time = std::min(time, limit * c.session.mean);
+  }
+  RunningStats all = c.all, session = c.session;
+  all.add(time);
+  session.add(time);
+  const auto stats = [&](int j) -> const RunningStats& {
+    return j == k ? all : candidates_[static_cast<std::size_t>(j)].all;
+  };
+  int best = 0;
+  for (int j = 1; j < candidate_count_; ++j) {
+    if (stats(j).mean < stats(best).mean) best = j;
+  }
+  const double spread = candidate_spread(false, k, all);
+  if (!loop_arms_.empty()) {
+    // eliminate(): an arm it would retire leaves the settled state.
+    const RunningStats& b = stats(best);
+    const double best_predicted = candidates_[static_cast<std::size_t>(best)].predicted;
+    for (int j = 0; j < candidate_count_; ++j) {
+      const RunningStats& a = stats(j);
+      if (j == best) continue;
+      if (a.count >= 2 && b.count >= 2) {
+        const double se = spread * std::sqrt(1.0 / static_cast<double>(a.count) + 1.0 / static_cast<double>(b.count));
+        if (a.mean / b.mean - 1.0 > std::max(2.0 * se, config_.tie)) return false;
+      }
+      const double predicted = candidates_[static_cast<std::size_t>(j)].predicted;
+      if (predicted_.size() == arms_.size() && !tie_predicted(predicted, best_predicted) &&
+          predicted > best_predicted && a.mean > (1.0 + config_.tie) * b.mean) {
+        return false;
+      }
+    }
+  }
+  // The change test, as learn() runs it; an alarm leaves the settled state.
+  const int best_arm = candidates_[static_cast<std::size_t>(best)].arm;
+  int watched = watched_ == best_arm ? watched_ : -1;
+  double reference = reference_, change_spread = spread_, excess = excess_;
+  RunningStats drift = drift_;
+  if (watched < 0 && d.arm == best_arm && session.count >= config_.settle) {
+    watched = d.arm;
+    reference = session.mean;
+    change_spread = candidate_spread(true, k, session);
+    excess = 0;
+    drift = {};
+  }
+  if (d.arm == watched) {
+    const double z = std::min((time / reference - 1.0) / change_spread, config_.change_cap);
+    excess = std::max(0.0, excess + z - config_.change_slack);
+    if (excess > config_.change_threshold) return false;
+    if (excess > 0) {
+      drift.add(time);
+    } else {
+      drift = {};
+    }
+  }
+  ArmState& a = arms_[static_cast<std::size_t>(d.arm)];
+  a.all = c.all = all;
+  a.session = c.session = session;
+  watched_ = watched;
+  reference_ = reference;
+  spread_ = change_spread;
+  excess_ = excess;
+  drift_ = drift;
+  arm_draws(best, spread);
+  return true;
+}
+
+bool AutoSelector::tie_predicted(double x, double y) const {
+  return std::isfinite(x) && std::isfinite(y) && std::max(x, y) <= (1.0 + config_.tie) * std::min(x, y);
 }
 
 void AutoSelector::reopen() {
@@ -332,8 +512,7 @@ void AutoSelector::eliminate() {
 
 bool AutoSelector::predicted_equal(int x, int y) const {
   if (predicted_.size() != arms_.size()) return false;
-  const double px = predicted_[static_cast<std::size_t>(x)], py = predicted_[static_cast<std::size_t>(y)];
-  return std::isfinite(px) && std::isfinite(py) && std::max(px, py) <= (1.0 + config_.tie) * std::min(px, py);
+  return tie_predicted(predicted_[static_cast<std::size_t>(x)], predicted_[static_cast<std::size_t>(y)]);
 }
 
 bool AutoSelector::profileable(const Context& context) {
@@ -414,7 +593,8 @@ void AutoSelector::forget_stored() {
 void AutoSelector::verify() {
   if (--verify_left_ > 0) return;
   const double s = relative_spread();
-  const double tolerance = std::max(config_.match, 3.0 * s / std::sqrt(static_cast<double>(std::max(1, config_.verify))));
+  const double tolerance =
+      std::max(config_.match, 3.0 * s / std::sqrt(static_cast<double>(std::max(1, config_.verify))));
   const double relative = verify_samples_.mean / verify_mean_ - 1.0;
   if (std::abs(relative) <= tolerance) {  // the loop the store knows: exploit
     ArmState& best = arms_[static_cast<std::size_t>(verify_arm_)];
@@ -438,6 +618,12 @@ void AutoSelector::verify() {
 }
 
 void AutoSelector::observe(const Decision& d, const Outcome& o) {
+  if (observe_settled(d, o)) return;
+  learn(d, o);
+  prepare_settled();
+}
+
+void AutoSelector::learn(const Decision& d, const Outcome& o) {
   ArmState& a = arms_[static_cast<std::size_t>(d.arm)];
   if (d.profile) {
     // The profiling technique ran, not arm d.arm: its time is nobody's sample.
@@ -574,13 +760,14 @@ bool AutoSelector::resume(std::vector<ArmState> arms) {
     // or hand-edited store) would turn every draw into NaN.
     const bool valid = a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
                                         : a.all.count > 0 && a.all.count <= RunningStats::max_loaded_count &&
-                                              std::isfinite(a.all.mean) && a.all.mean > 0 &&
-                                              std::isfinite(a.all.m2) && a.all.m2 >= 0;
+                                              std::isfinite(a.all.mean) && a.all.mean > 0 && std::isfinite(a.all.m2) &&
+                                              a.all.m2 >= 0;
     if (!valid) return false;
     any = any || (a.all.count > 0 && !a.retired);
   }
   if (!any) return false;
   arms_ = std::move(arms);
+  settled_ = false;  // the next choice runs the stored best
   // No sweep: the stored samples stand in for it, except for arms the last
   // run did not reach.
   queue_.clear();

@@ -19,7 +19,9 @@
 ///   2. Choose by Thompson sampling over the tried arms: each arm's mean cost
 ///      has a normal posterior whose width is the measured relative spread
 ///      (pooled over arms, with a floor) over √samples; the arm with the
-///      lowest draw runs. An arm whose mean is worse than the best by more
+///      lowest draw runs (draws: core/split_mix.hpp, no libm). Once nothing
+///      else is pending, choose() and observe() work on the arms in play
+///      alone (the settled path), with the full path's decisions. An arm whose mean is worse than the best by more
 ///      than two standard errors (and more than a tie) is retired. Trials and
 ///      other picks than the best are guarded: past guard × the best mean the
 ///      instance finishes on the best arm and the arm is retired.
@@ -50,12 +52,13 @@
 /// steps 2–4.
 
 #include <autosched/core/running_stats.hpp>
+#include <autosched/core/split_mix.hpp>
 #include <autosched/select/arm.hpp>
 #include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
-#include <random>
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -102,6 +105,9 @@ class AutoSelector final : public Selector {
   /// teaches it this loop's trials (nullptr: no prior). The engine passes
   /// its store-backed one.
   void use_prior(ArmCorrections* prior) noexcept { prior_ = prior; }
+  /// The next choice takes the settled path (AutoConfig::settled_path):
+  /// nothing is pending but the Thompson draw among at most max_candidates arms.
+  [[nodiscard]] bool settled() const noexcept { return settled_; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 
@@ -116,6 +122,44 @@ class AutoSelector final : public Selector {
     bool retired = false;
     double prior = 0;  ///< mean before the last change, to order the next sweep
   };
+
+  /// An arm in play once settled: what choose() draws from, and copies of
+  /// its statistics, so that observe() can learn without the arm table.
+  struct Candidate {
+    int arm = 0;
+    bool worse = false;         ///< picking it is exploration (see choose())
+    double mean = 0;            ///< the draw's centre: all.mean
+    double root = 1;            ///< √ all.count
+    RunningStats all, session;  ///< as in arms_ (observe_settled() writes both)
+    double predicted = 0;       ///< predicted_[arm]; NaN without a prediction
+  };
+
+  /// The instance's learning, on the whole arm table; observe() runs it
+  /// unless observe_settled() could.
+  void learn(const Decision& decision, const Outcome& outcome);
+  /// Once no profile, trial, second look or verification is pending, the
+  /// next choice is a Thompson draw over the arms in play, and an instance's
+  /// learning touches only those arms. In an application the step between
+  /// two instances empties the caches, and each entry of the arm table (24
+  /// arms) is then a miss: the settled path works on the candidates_ below
+  /// instead. This prepares it from the table (after learn()).
+  void prepare_settled();
+  /// The draw parameters of the candidates (exploration flags, the guard),
+  /// given the best one and the pooled spread.
+  void arm_draws(int best, double spread);
+  /// choose() once settled: the draw over candidates_.
+  Decision choose_settled();
+  /// learn() for a settled instance that changes nothing but statistics (no
+  /// arm retired, no change alarm, no clipped-away history): computes it on
+  /// the candidates and writes the one arm back. False, with nothing changed,
+  /// for anything else: learn() then runs.
+  bool observe_settled(const Decision& decision, const Outcome& outcome);
+  /// relative_spread() from the candidates, candidate `replaced` having
+  /// statistics `with` (the arms outside the candidates do not change while
+  /// settled: their part is kept in rest_*).
+  [[nodiscard]] double candidate_spread(bool session_only, int replaced, const RunningStats& with) const;
+  /// Both predictions finite and within a tie of each other.
+  [[nodiscard]] bool tie_predicted(double x, double y) const;
 
   /// Relative spread pooled over the arms (every sample, or this run's).
   [[nodiscard]] double relative_spread(bool session_only = false) const;
@@ -153,9 +197,25 @@ class AutoSelector final : public Selector {
   /// nothing changed, when they are not ones a run could have produced.
   bool resume(std::vector<ArmState> arms);
 
+  /// The most arms in play a settled draw takes; with more (a loop whose
+  /// arms the samples cannot tell apart yet), choose() takes the full path.
+  static constexpr int max_candidates = 8;
+
+  // The settled state's draw first, in the object (no heap block): with the
+  // object's header, these are all a settled choice reads.
+  bool settled_ = false;
+  int settled_best_ = -1;
+  int candidate_count_ = 0;
+  double settled_budget_ = 0;  ///< guard × the best arm's mean
+  double settled_spread_ = 0;  ///< relative_spread() when prepared
+  // relative_spread()'s sums over the arms that are not candidates.
+  double rest_all_ = 0, rest_session_ = 0;
+  long rest_all_dof_ = 0, rest_session_dof_ = 0;
+  SplitMix64 rng_;  ///< Thompson draws (sum_of_twelve_normal)
+  std::array<Candidate, max_candidates> candidates_{};
+
   std::vector<ArmState> arms_;
   AutoConfig config_;
-  std::mt19937_64 rng_;
   std::vector<int> queue_;  ///< the sweep's order
   std::size_t queue_next_ = 0;
   int watched_ = -1;      ///< the arm the change test watches (best when it settled)
@@ -169,25 +229,25 @@ class AutoSelector final : public Selector {
   int warmup_left_ = 0;           ///< instances still to ignore (AutoConfig::warmup)
 
   // Prediction (loop arms only).
-  Portfolio loop_arms_;         ///< empty: arms known only by index, no prediction
-  bool need_profile_ = false;   ///< the next choice asks for a profiling instance
-  int profile_workers_ = 1;     ///< P of the profiling instance
-  bool first_trial_ = false;    ///< the next trial is the best prediction (not exploration)
-  std::vector<double> predicted_;     ///< corrected by the prior: what is ranked
+  Portfolio loop_arms_;                ///< empty: arms known only by index, no prediction
+  bool need_profile_ = false;          ///< the next choice asks for a profiling instance
+  int profile_workers_ = 1;            ///< P of the profiling instance
+  bool first_trial_ = false;           ///< the next trial is the best prediction (not exploration)
+  std::vector<double> predicted_;      ///< corrected by the prior: what is ranked
   std::vector<double> raw_predicted_;  ///< the simulator's, what the prior learns from
   ArmCorrections* prior_ = nullptr;
-  bool teach_prior_ = false;         ///< the trials of the last ranking are not yet taught
+  bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
   std::vector<int> shortlist_;
-  std::vector<int> untried_;    ///< ranked but not tried, best-predicted first
-  int extra_trials_ = 0;        ///< untried arms tried after the shortlist
-  int second_looks_left_ = 0;   ///< tried arms close to the best still owed a second sample
+  std::vector<int> untried_;   ///< ranked but not tried, best-predicted first
+  int extra_trials_ = 0;       ///< untried arms tried after the shortlist
+  int second_looks_left_ = 0;  ///< tried arms close to the best still owed a second sample
   double ranking_ns_ = 0;
-  bool check_profile_ = false;  ///< the next profile is compared with the last ranking's predictions
+  bool check_profile_ = false;    ///< the next profile is compared with the last ranking's predictions
   bool samples_counted_ = false;  ///< verify_samples_ are in the arm's statistics already (a change alarm)
-  RunningStats drift_;  ///< the watched arm's samples since the change test's excess began to grow
-  int verify_left_ = 0;         ///< warm start: instances of the stored best still to compare
+  RunningStats drift_;            ///< the watched arm's samples since the change test's excess began to grow
+  int verify_left_ = 0;           ///< warm start: instances of the stored best still to compare
   int verify_arm_ = -1;
-  double verify_mean_ = 0;      ///< its stored mean
+  double verify_mean_ = 0;  ///< its stored mean
   RunningStats verify_samples_;
 };
 

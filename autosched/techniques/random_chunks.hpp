@@ -7,6 +7,7 @@
 /// defaults to ⌈N/(2P)⌉.
 
 #include <autosched/core/index_range.hpp>
+#include <autosched/core/split_mix.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/techniques/loop_shape.hpp>
 
@@ -37,14 +38,6 @@ class RandomChunks {
     const auto span = static_cast<std::uint64_t>(high_ - low_) + 1;
     if (span == 1) return counter_.claim(low_);  // no draw, no 64-bit division
     return counter_.claim(low_ + static_cast<std::int64_t>(splitmix64(w.state) % span));
-  }
-
-  /// SplitMix64 (Steele, Lea & Flood 2014): tiny, fast, well mixed.
-  static std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
   }
 
   /// What nobody has claimed yet (a guarded trial ran over its budget).

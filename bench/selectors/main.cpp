@@ -13,8 +13,12 @@
 // application's step between two calls of one loop does: the selector then
 // runs with its data and code out of the caches, as in a real app (the
 // campaign's records), instead of hot from the instance before.
+// --body-kib K has the loop's body write K KiB (its iterations share the
+// buffer), so that observe() too runs after the caches were emptied, as it
+// does after a real step's loop; with --pollute-kib alone the tiny body
+// leaves choose()'s data in the cache for observe().
 //
-//   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K]
+//   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K] [--body-kib K]
 #include <autosched/autosched.hpp>
 #include <autosched/core/clock.hpp>
 #include <autosched/core/text.hpp>
@@ -57,6 +61,11 @@ int main(int argc, char** argv) {
   const int threads = static_cast<int>(option(argc, argv, "--threads", omp_get_max_threads(), 1));
   const long pollute_kib = option(argc, argv, "--pollute-kib", 0, 0);
   std::vector<char> pollution(static_cast<std::size_t>(pollute_kib) * 1024);
+  const long body_kib = option(argc, argv, "--body-kib", 0, 0);
+  std::vector<char> body_buffer(static_cast<std::size_t>(body_kib) * 1024);
+  // Iteration i writes every cache line of its slice of the body's buffer.
+  const std::size_t slice = body_buffer.size() / static_cast<std::size_t>(n);
+  char* const body_data = body_buffer.data();
 
   std::vector<std::string> schedules{"static"};
   for (const auto& s : autosched::published_selector_schedules()) schedules.push_back(s);
@@ -73,7 +82,12 @@ int main(int argc, char** argv) {
       for (std::size_t b = 0; b < pollution.size(); b += 64) pollution[b] = static_cast<char>(pollution[b] + 1);
       asm volatile("" : : "r"(pollution.data()) : "memory");
       const std::int64_t start = autosched::now_ns();
-      autosched::parallel_for(0L, n, [](long i) { asm volatile("" : : "r"(i)); },
+      autosched::parallel_for(0L, n,
+                              [=](long i) {
+                                char* part = body_data + static_cast<std::size_t>(i) * slice;
+                                for (std::size_t b = 0; b < slice; b += 64) part[b] = static_cast<char>(part[b] + 1);
+                                asm volatile("" : : "r"(part) : "memory");
+                              },
                               {.name = loop, .schedule = schedules[s], .threads = threads});
       const std::int64_t stop = autosched::now_ns();
       const auto r = autosched::last_instance(loop);
