@@ -5,7 +5,9 @@
 ///
 /// Instances post fixed-size rows into a preallocated ring: no allocation,
 /// one short lock. Rare work (snapshots, log lines) is posted as tasks. The
-/// thread drains in batches; a full ring makes the poster wait rather than
+/// thread drains in batches: rows wake it only a quarter-ring at a time, or
+/// it wakes by itself every 200 ms, so that it does not take a core from the
+/// loops after every instance; a full ring makes the poster wait rather than
 /// drop a result. shutdown() drains everything and stops the thread; it runs
 /// at exit (registered by whoever starts the writer).
 
