@@ -36,18 +36,43 @@ int AutoSelector::best_arm() const {
   return best;
 }
 
+void AutoSelector::add_spread_term(const RunningStats& a, double& sum, long& dof) {
+  if (a.count >= 2 && a.mean > 0) {
+    sum += a.m2 / (a.mean * a.mean);  // (n−1) · relative variance
+    dof += a.count - 1;
+  }
+}
+
+double AutoSelector::pooled_spread(double sum, long dof) const {
+  const double measured = dof > 0 ? std::sqrt(sum / static_cast<double>(dof)) : 0.0;
+  return std::max(measured, config_.noise_floor);
+}
+
 double AutoSelector::relative_spread(bool session_only) const {
   double sum = 0;
   long dof = 0;
-  for (const ArmState& arm : arms_) {
-    const RunningStats& a = session_only ? arm.session : arm.all;
-    if (a.count >= 2 && a.mean > 0) {
-      sum += a.m2 / (a.mean * a.mean);  // (n−1) · relative variance
-      dof += a.count - 1;
-    }
-  }
-  const double measured = dof > 0 ? std::sqrt(sum / static_cast<double>(dof)) : 0.0;
-  return std::max(measured, config_.noise_floor);
+  for (const ArmState& arm : arms_) add_spread_term(session_only ? arm.session : arm.all, sum, dof);
+  return pooled_spread(sum, dof);
+}
+
+bool AutoSelector::counts_as_exploration(const RunningStats& pick, const RunningStats& best, bool predicted_tie,
+                                         double spread) const {
+  if (pick.mean <= (1.0 + config_.tie) * best.mean) return false;
+  if (!predicted_tie) return true;
+  const double se = spread * std::sqrt(1.0 / static_cast<double>(pick.count) + 1.0 / static_cast<double>(best.count));
+  return pick.mean > (1.0 + 2.0 * se) * best.mean;
+}
+
+bool AutoSelector::measured_worse(const RunningStats& a, const RunningStats& best, double spread) const {
+  if (a.count < 2 || best.count < 2) return false;
+  const double se = spread * std::sqrt(1.0 / static_cast<double>(a.count) + 1.0 / static_cast<double>(best.count));
+  return a.mean / best.mean - 1.0 > std::max(2.0 * se, config_.tie);
+}
+
+bool AutoSelector::twice_worse(double predicted, double best_predicted, const RunningStats& a,
+                               const RunningStats& best) const {
+  return !tie_predicted(predicted, best_predicted) && predicted > best_predicted &&
+         a.mean > (1.0 + config_.tie) * best.mean;
 }
 
 Decision AutoSelector::guarded(int arm, bool exploring) const {
@@ -144,13 +169,8 @@ Decision AutoSelector::choose(const Context& context) {
   // more than a tie: rotating among equals costs nothing. With a prediction,
   // arms the simulator calls equal whose samples cannot tell them apart
   // (within two standard errors) are equals too.
-  const ArmState& b = arms_[static_cast<std::size_t>(best)];
-  const ArmState& p = arms_[static_cast<std::size_t>(pick)];
-  bool worse = p.all.mean > (1.0 + config_.tie) * b.all.mean;
-  if (worse && predicted_equal(pick, best)) {
-    const double se = s * std::sqrt(1.0 / static_cast<double>(p.all.count) + 1.0 / static_cast<double>(b.all.count));
-    worse = p.all.mean > (1.0 + 2.0 * se) * b.all.mean;
-  }
+  const bool worse = counts_as_exploration(arms_[static_cast<std::size_t>(pick)].all,
+                                           arms_[static_cast<std::size_t>(best)].all, predicted_equal(pick, best), s);
   return guarded(pick, worse);
 }
 
@@ -165,7 +185,7 @@ Decision AutoSelector::choose_settled() {
   double lowest = std::numeric_limits<double>::infinity();
   for (int k = 0; k < candidate_count_; ++k) {
     const Candidate& c = candidates_[static_cast<std::size_t>(k)];
-    const double draw = c.mean * (1.0 + s * sum_of_twelve_normal(rng_) / c.root);
+    const double draw = c.all.mean * (1.0 + s * sum_of_twelve_normal(rng_) / c.root);
     if (draw < lowest) {
       lowest = draw;
       pick = c.arm;
@@ -196,13 +216,8 @@ void AutoSelector::prepare_settled() {
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     const ArmState& a = arms_[static_cast<std::size_t>(i)];
     if (a.retired || a.all.count == 0) {
-      for (const bool session : {false, true}) {
-        const RunningStats& r = session ? a.session : a.all;
-        if (r.count >= 2 && r.mean > 0) {
-          (session ? rest_session_ : rest_all_) += r.m2 / (r.mean * r.mean);
-          (session ? rest_session_dof_ : rest_all_dof_) += r.count - 1;
-        }
-      }
+      add_spread_term(a.all, rest_all_, rest_all_dof_);
+      add_spread_term(a.session, rest_session_, rest_session_dof_);
       continue;
     }
     if (count == max_candidates) return;  // the full path draws
@@ -222,14 +237,7 @@ void AutoSelector::arm_draws(int best, double spread) {
   const Candidate& b = candidates_[static_cast<std::size_t>(best)];
   for (int k = 0; k < candidate_count_; ++k) {
     Candidate& c = candidates_[static_cast<std::size_t>(k)];
-    // As choose() decides whether its pick is exploration.
-    c.worse = c.all.mean > (1.0 + config_.tie) * b.all.mean;
-    if (c.worse && tie_predicted(c.predicted, b.predicted)) {
-      const double se =
-          spread * std::sqrt(1.0 / static_cast<double>(c.all.count) + 1.0 / static_cast<double>(b.all.count));
-      c.worse = c.all.mean > (1.0 + 2.0 * se) * b.all.mean;
-    }
-    c.mean = c.all.mean;
+    c.worse = counts_as_exploration(c.all, b.all, tie_predicted(c.predicted, b.predicted), spread);
     c.root = std::sqrt(static_cast<double>(c.all.count));
   }
   settled_best_ = b.arm;
@@ -242,14 +250,9 @@ double AutoSelector::candidate_spread(bool session_only, int replaced, const Run
   long dof = session_only ? rest_session_dof_ : rest_all_dof_;
   for (int k = 0; k < candidate_count_; ++k) {
     const Candidate& c = candidates_[static_cast<std::size_t>(k)];
-    const RunningStats& a = k == replaced ? with : session_only ? c.session : c.all;
-    if (a.count >= 2 && a.mean > 0) {
-      sum += a.m2 / (a.mean * a.mean);
-      dof += a.count - 1;
-    }
+    add_spread_term(k == replaced ? with : session_only ? c.session : c.all, sum, dof);
   }
-  const double measured = dof > 0 ? std::sqrt(sum / static_cast<double>(dof)) : 0.0;
-  return std::max(measured, config_.noise_floor);
+  return pooled_spread(sum, dof);
 }
 
 bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
@@ -281,15 +284,10 @@ bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
     const RunningStats& b = stats(best);
     const double best_predicted = candidates_[static_cast<std::size_t>(best)].predicted;
     for (int j = 0; j < candidate_count_; ++j) {
-      const RunningStats& a = stats(j);
       if (j == best) continue;
-      if (a.count >= 2 && b.count >= 2) {
-        const double se = spread * std::sqrt(1.0 / static_cast<double>(a.count) + 1.0 / static_cast<double>(b.count));
-        if (a.mean / b.mean - 1.0 > std::max(2.0 * se, config_.tie)) return false;
-      }
-      const double predicted = candidates_[static_cast<std::size_t>(j)].predicted;
-      if (predicted_.size() == arms_.size() && !tie_predicted(predicted, best_predicted) &&
-          predicted > best_predicted && a.mean > (1.0 + config_.tie) * b.mean) {
+      if (measured_worse(stats(j), b, spread)) return false;
+      if (predicted_.size() == arms_.size() &&
+          twice_worse(candidates_[static_cast<std::size_t>(j)].predicted, best_predicted, stats(j), b)) {
         return false;
       }
     }
@@ -493,10 +491,7 @@ void AutoSelector::eliminate() {
   const double s = relative_spread();
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     ArmState& a = arms_[static_cast<std::size_t>(i)];
-    if (i == best || a.retired || a.all.count < 2 || b.count < 2) continue;
-    const double gap = a.all.mean / b.mean - 1.0;
-    const double se = s * std::sqrt(1.0 / static_cast<double>(a.all.count) + 1.0 / static_cast<double>(b.count));
-    if (gap > std::max(2.0 * se, config_.tie)) a.retired = true;
+    if (i != best && !a.retired && measured_worse(a.all, b, s)) a.retired = true;
   }
   // Two independent witnesses: an arm the simulator predicted worse than the
   // best by more than a tie, and whose trial measured it worse too, is not
@@ -504,9 +499,10 @@ void AutoSelector::eliminate() {
   if (predicted_.size() != arms_.size()) return;
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     ArmState& a = arms_[static_cast<std::size_t>(i)];
-    if (i == best || a.retired || a.all.count < 1 || predicted_equal(i, best) || owed_second_look(i, best)) continue;
-    const bool predicted_worse = predicted_[static_cast<std::size_t>(i)] > predicted_[static_cast<std::size_t>(best)];
-    if (predicted_worse && a.all.mean > (1.0 + config_.tie) * b.mean) a.retired = true;
+    if (i == best || a.retired || a.all.count < 1 || owed_second_look(i, best)) continue;
+    if (twice_worse(predicted_[static_cast<std::size_t>(i)], predicted_[static_cast<std::size_t>(best)], a.all, b)) {
+      a.retired = true;
+    }
   }
 }
 

@@ -128,7 +128,6 @@ class AutoSelector final : public Selector {
   struct Candidate {
     int arm = 0;
     bool worse = false;         ///< picking it is exploration (see choose())
-    double mean = 0;            ///< the draw's centre: all.mean
     double root = 1;            ///< √ all.count
     RunningStats all, session;  ///< as in arms_ (observe_settled() writes both)
     double predicted = 0;       ///< predicted_[arm]; NaN without a prediction
@@ -161,6 +160,21 @@ class AutoSelector final : public Selector {
   /// Both predictions finite and within a tie of each other.
   [[nodiscard]] bool tie_predicted(double x, double y) const;
 
+  /// One arm's part of the pooled spread: (n−1)·relative variance, n−1.
+  static void add_spread_term(const RunningStats& a, double& sum, long& dof);
+  /// The pooled relative spread from those parts, with the noise floor.
+  [[nodiscard]] double pooled_spread(double sum, long dof) const;
+  /// A pick counts as exploration when its mean is worse than the best's by
+  /// more than a tie, or, for arms the simulator calls equal, by more than
+  /// two standard errors.
+  [[nodiscard]] bool counts_as_exploration(const RunningStats& pick, const RunningStats& best, bool predicted_tie,
+                                           double spread) const;
+  /// Retired: worse than the best by more than two standard errors (and a tie).
+  [[nodiscard]] bool measured_worse(const RunningStats& a, const RunningStats& best, double spread) const;
+  /// Retired: predicted worse than the best (beyond a tie) and measured worse
+  /// by more than a tie, two independent witnesses.
+  [[nodiscard]] bool twice_worse(double predicted, double best_predicted, const RunningStats& a,
+                                 const RunningStats& best) const;
   /// Relative spread pooled over the arms (every sample, or this run's).
   [[nodiscard]] double relative_spread(bool session_only = false) const;
   [[nodiscard]] Decision guarded(int arm, bool exploring) const;
