@@ -71,7 +71,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   EXPECT_EQ(first_data_line(dir / "metrics.csv"),
             "phase,app,loop,config,kind,reps,total_ms,oracle_ms,best_arm,degradation_pct,regret_pct,"
             "explored_steps_pct,explored_time_pct,explored_lost_ms,settled_step,same_arm_pct,near_oracle_pct,"
-            "selector_ns,rep_spread_pct");
+            "selector_ns,rep_spread_pct,choice_pct,run_level");
   EXPECT_EQ(first_data_line(dir / "steps.csv"), "app,loop,config,step,median_ns,arm,oracle_ns,oracle_arm");
   if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
     EXPECT_TRUE(fs::exists(dir / "heatmap.png"));
@@ -96,7 +96,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
       continue;
     }
     const auto f = split_csv(line);
-    ASSERT_EQ(f.size(), 19U) << line;
+    ASSERT_EQ(f.size(), 21U) << line;
     ++rows;
     if (f[4] == "arm") {
       ++arms;

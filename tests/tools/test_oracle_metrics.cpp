@@ -100,6 +100,44 @@ TEST(OracleMetrics, MethodMetricsByHand) {
   EXPECT_NEAR(m.find("B")->rep_spread_pct, 16.0 / 61 * 100, 1e-9);
 }
 
+TEST(OracleMetrics, ChoicesArePricedAtTheirArmsMedians) {
+  const LoopMetrics m = evaluate(hand_table());
+  const ConfigMetrics& c = *m.find("M");
+  // M ran b, b, a: priced at B's medians 15 and 11 and A's 30, 56 ms against
+  // the Oracle's 52; it measured 20, 11, 30, so its run level is the median of
+  // 20/15, 11/11 and 30/30.
+  EXPECT_NEAR(c.choice_pct, 4.0 / 52 * 100, 1e-9);
+  EXPECT_DOUBLE_EQ(c.run_level, 1.0);
+  // Arms and references are not priced.
+  EXPECT_TRUE(std::isnan(m.find("A")->choice_pct));
+  EXPECT_TRUE(std::isnan(m.find("R")->run_level));
+}
+
+TEST(OracleMetrics, CutTrialsAndUnknownArmsKeepTheirMeasuredTime) {
+  LoopTable t = hand_table();
+  StepSeries& run = t.configs[2].reps[0];
+  run.cut_short = {true, false, false};  // step 0's trial of b was cut: it cost what it cost
+  run.arm[2] = "profiling";              // and step 2 profiled: no arm prices it
+  const LoopMetrics m = evaluate(t);
+  const ConfigMetrics& c = *m.find("M");
+  EXPECT_NEAR(c.choice_pct, (20.0 + 11 + 30 - 52) / 52 * 100, 1e-9);
+  EXPECT_DOUBLE_EQ(c.run_level, 1.0);  // only step 1 was priced
+}
+
+TEST(OracleMetrics, PricingTakesTheMedianOverRepetitions) {
+  LoopTable t = hand_table();
+  // Two more runs of M in slow processes (twice the time): the measurement
+  // doubles, the choices' price does not.
+  t.configs[2].reps.push_back(series({40, 22, 60}, {"b", "b", "a"}));
+  t.configs[2].reps.push_back(series({40, 22, 60}, {"a", "b", "a"}));
+  const LoopMetrics m = evaluate(t);
+  const ConfigMetrics& c = *m.find("M");
+  EXPECT_NEAR(c.degradation_pct, (40.0 + 22 + 60 - 52) / 52 * 100, 1e-9);
+  // Step 0 priced 15, 15, 11 (median 15), then 11 and 30.
+  EXPECT_NEAR(c.choice_pct, 4.0 / 52 * 100, 1e-9);
+  EXPECT_NEAR(c.run_level, 2.0, 1e-9);
+}
+
 TEST(OracleMetrics, ReferencesAreReportedButNeverEnterTheOracle) {
   const LoopMetrics m = evaluate(hand_table());
   EXPECT_DOUBLE_EQ(m.oracle_ms, 52);  // R's 5 ms steps would have made it 15

@@ -27,6 +27,37 @@ int common_steps(const LoopTable& t) {
   return any ? steps : 0;
 }
 
+using ArmTimes = std::map<std::string, const std::vector<double>*>;
+
+/// ConfigMetrics::choice_pct and ::run_level of a method (NaN otherwise).
+void price_choices(const ConfigRuns& c, const LoopMetrics& m, const ArmTimes& arm_times, ConfigMetrics& cm) {
+  cm.choice_pct = nan;
+  cm.run_level = nan;
+  if (c.kind != ConfigKind::method || c.reps.empty()) return;
+  const auto T = static_cast<std::size_t>(m.steps);
+  std::vector<StepSeries> priced(c.reps.size());
+  std::vector<double> levels;
+  for (std::size_t r = 0; r < c.reps.size(); ++r) {
+    const StepSeries& run = c.reps[r];
+    priced[r].time_ns.resize(T);
+    for (std::size_t t = 0; t < T; ++t) {
+      const bool cut = t < run.cut_short.size() && run.cut_short[t];
+      const auto it = arm_times.find(run.arm[t]);
+      if (cut || it == arm_times.end()) {
+        priced[r].time_ns[t] = run.time_ns[t];
+        continue;
+      }
+      const double price = (*it->second)[t];
+      priced[r].time_ns[t] = price;
+      if (price > 0) levels.push_back(run.time_ns[t] / price);
+    }
+  }
+  double total_ms = 0;
+  for (double x : step_medians(priced)) total_ms += x / 1e6;
+  cm.choice_pct = (total_ms - m.oracle_ms) / m.oracle_ms * 100;
+  if (!levels.empty()) cm.run_level = median(std::move(levels));
+}
+
 }  // namespace
 
 const ConfigMetrics* LoopMetrics::find(const std::string& name) const {
@@ -109,7 +140,7 @@ LoopMetrics evaluate(const LoopTable& table) {
 
   // Median time of each arm at each step, by recorded label, to judge the
   // arms methods chose.
-  std::map<std::string, const std::vector<double>*> arm_times;
+  ArmTimes arm_times;
   for (std::size_t i = 0; i < table.configs.size(); ++i) {
     if (table.configs[i].kind == ConfigKind::arm && !table.configs[i].reps.empty()) {
       arm_times[table.configs[i].arm_label] = &m.configs[i].median_ns;
@@ -155,6 +186,7 @@ LoopMetrics evaluate(const LoopTable& table) {
       settled.push_back(last_explored + 1);
     }
     const auto reps = static_cast<double>(c.reps.size());
+    price_choices(c, m, arm_times, cm);
     cm.explored_steps_pct = steps_share / reps * 100;
     cm.explored_time_pct = time_share / reps * 100;
     cm.explored_lost_ms = lost / reps;
@@ -197,11 +229,13 @@ std::vector<LoopTable> group_rows(const std::vector<StepRow>& rows, const std::s
       s.arm.resize(step + 1);
       s.explored.resize(step + 1, false);
       s.selection_ns.resize(step + 1, 0.0);
+      s.cut_short.resize(step + 1, false);
     }
     s.time_ns[step] = r.time_ns;
     s.arm[step] = r.arm;
     s.explored[step] = r.explored;
     s.selection_ns[step] = r.selection_ns;
+    s.cut_short[step] = r.cut_short;
   }
   return tables;
 }

@@ -11,6 +11,7 @@
 #include "configurations.hpp"
 #include "runs_table.hpp"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct StepSeries {
   std::vector<std::string> arm;
   std::vector<bool> explored;
   std::vector<double> selection_ns;
+  std::vector<bool> cut_short;  ///< a guarded trial cut at its budget (empty: none was)
 };
 
 struct ConfigRuns {
@@ -59,6 +61,17 @@ struct ConfigMetrics {
   /// (slowest − fastest repetition's total) / fastest × 100: how much the
   /// same configuration varies from process to process (NaN for one rep).
   double rep_spread_pct = 0;
+  /// Methods: the degradation vs the Oracle of the method's choices priced as
+  /// the Oracle prices its own, each step at the per-step median of the
+  /// fixed-arm runs of the arm it ran. A step on no Oracle arm (a profiling
+  /// instance) or cut at its budget keeps its measured time. What the
+  /// choices cost, without the luck of the method's own processes (NaN for
+  /// arms and references).
+  double choice_pct = std::numeric_limits<double>::quiet_NaN();
+  /// Methods: median over the priced steps of measured ÷ priced time, i.e.
+  /// how fast the method's processes ran the arms they chose against those
+  /// arms' own processes (1 = as fast; NaN when no step was priced).
+  double run_level = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct LoopMetrics {
