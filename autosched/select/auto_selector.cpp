@@ -1,3 +1,4 @@
+#include <autosched/core/decision_path.hpp>
 #include <autosched/select/arm_ranking.hpp>
 #include <autosched/select/auto_selector.hpp>
 
@@ -36,14 +37,14 @@ int AutoSelector::best_arm() const {
   return best;
 }
 
-void AutoSelector::add_spread_term(const RunningStats& a, double& sum, long& dof) {
+AUTOSCHED_DECISION_PATH void AutoSelector::add_spread_term(const RunningStats& a, double& sum, long& dof) {
   if (a.count >= 2 && a.mean > 0) {
     sum += a.m2 / (a.mean * a.mean);  // (n−1) · relative variance
     dof += a.count - 1;
   }
 }
 
-double AutoSelector::pooled_spread(double sum, long dof) const {
+AUTOSCHED_DECISION_PATH double AutoSelector::pooled_spread(double sum, long dof) const {
   const double measured = dof > 0 ? std::sqrt(sum / static_cast<double>(dof)) : 0.0;
   return std::max(measured, config_.noise_floor);
 }
@@ -55,7 +56,7 @@ double AutoSelector::relative_spread(bool session_only) const {
   return pooled_spread(sum, dof);
 }
 
-bool AutoSelector::counts_as_exploration(const RunningStats& pick, const RunningStats& best, bool predicted_tie,
+AUTOSCHED_DECISION_PATH bool AutoSelector::counts_as_exploration(const RunningStats& pick, const RunningStats& best, bool predicted_tie,
                                          double spread) const {
   if (pick.mean <= (1.0 + config_.tie) * best.mean) return false;
   if (!predicted_tie) return true;
@@ -63,13 +64,13 @@ bool AutoSelector::counts_as_exploration(const RunningStats& pick, const Running
   return pick.mean > (1.0 + 2.0 * se) * best.mean;
 }
 
-bool AutoSelector::measured_worse(const RunningStats& a, const RunningStats& best, double spread) const {
+AUTOSCHED_DECISION_PATH bool AutoSelector::measured_worse(const RunningStats& a, const RunningStats& best, double spread) const {
   if (a.count < 2 || best.count < 2) return false;
   const double se = spread * std::sqrt(1.0 / static_cast<double>(a.count) + 1.0 / static_cast<double>(best.count));
   return a.mean / best.mean - 1.0 > std::max(2.0 * se, config_.tie);
 }
 
-bool AutoSelector::twice_worse(double predicted, double best_predicted, const RunningStats& a,
+AUTOSCHED_DECISION_PATH bool AutoSelector::twice_worse(double predicted, double best_predicted, const RunningStats& a,
                                const RunningStats& best) const {
   return !tie_predicted(predicted, best_predicted) && predicted > best_predicted &&
          a.mean > (1.0 + config_.tie) * best.mean;
@@ -85,7 +86,7 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
   return d;
 }
 
-Decision AutoSelector::choose(const Context& context) {
+AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
   if (settled_) return choose_settled();
   if (resumed_) {
     // The first instance after a warm start exploits what the last run
@@ -174,7 +175,7 @@ Decision AutoSelector::choose(const Context& context) {
   return guarded(pick, worse);
 }
 
-Decision AutoSelector::choose_settled() {
+AUTOSCHED_DECISION_PATH Decision AutoSelector::choose_settled() {
   // The same draw as at the end of choose(), in the same order and with the
   // same arithmetic, so that the random stream and the picks are those the
   // full path would make.
@@ -233,7 +234,7 @@ void AutoSelector::prepare_settled() {
   settled_ = true;
 }
 
-void AutoSelector::arm_draws(int best, double spread) {
+AUTOSCHED_DECISION_PATH void AutoSelector::arm_draws(int best, double spread) {
   const Candidate& b = candidates_[static_cast<std::size_t>(best)];
   for (int k = 0; k < candidate_count_; ++k) {
     Candidate& c = candidates_[static_cast<std::size_t>(k)];
@@ -245,7 +246,7 @@ void AutoSelector::arm_draws(int best, double spread) {
   settled_spread_ = spread;
 }
 
-double AutoSelector::candidate_spread(bool session_only, int replaced, const RunningStats& with) const {
+AUTOSCHED_DECISION_PATH double AutoSelector::candidate_spread(bool session_only, int replaced, const RunningStats& with) const {
   double sum = session_only ? rest_session_ : rest_all_;
   long dof = session_only ? rest_session_dof_ : rest_all_dof_;
   for (int k = 0; k < candidate_count_; ++k) {
@@ -255,7 +256,7 @@ double AutoSelector::candidate_spread(bool session_only, int replaced, const Run
   return pooled_spread(sum, dof);
 }
 
-bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
+AUTOSCHED_DECISION_PATH bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
   // learn(), step for step, for the one case that keeps the state settled.
   if (!settled_ || d.profile || o.cut_short || warmup_left_ > 0) return false;
   int k = 0;
@@ -326,7 +327,7 @@ bool AutoSelector::observe_settled(const Decision& d, const Outcome& o) {
   return true;
 }
 
-bool AutoSelector::tie_predicted(double x, double y) const {
+AUTOSCHED_DECISION_PATH bool AutoSelector::tie_predicted(double x, double y) const {
   return std::isfinite(x) && std::isfinite(y) && std::max(x, y) <= (1.0 + config_.tie) * std::min(x, y);
 }
 
@@ -613,7 +614,7 @@ void AutoSelector::verify() {
   need_profile_ = true;
 }
 
-void AutoSelector::observe(const Decision& d, const Outcome& o) {
+AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outcome& o) {
   if (observe_settled(d, o)) return;
   learn(d, o);
   prepare_settled();

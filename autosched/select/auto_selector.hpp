@@ -108,6 +108,13 @@ class AutoSelector final : public Selector {
   /// The next choice takes the settled path (AutoConfig::settled_path):
   /// nothing is pending but the Thompson draw among at most max_candidates arms.
   [[nodiscard]] bool settled() const noexcept { return settled_; }
+  /// Settled, the next choice is the Thompson draw alone, which ignores the
+  /// context: the engine makes it right after observe(), while the
+  /// candidates and this code are still in the caches, instead of paying
+  /// for them a second time at the next instance (a step of the application
+  /// in between empties the caches). A draw made ahead and never observed
+  /// leaves nothing pending: the next choose() draws anew.
+  [[nodiscard]] bool decides_ahead() const noexcept override { return settled_; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 

@@ -40,9 +40,11 @@ class Selector {
   /// is still in the caches: on an MPI coordinator whose caches the ranks
   /// have emptied, a choose() a whole loop after the observe() pays every
   /// page it touches a second time (docs/mpi.md, "What a decision costs").
-  /// Such a selector must repeat a decision whose outcome it never observed
-  /// (the instance failed, or a run saved its state in between) rather than
-  /// decide anew.
+  /// A decision made ahead may never be observed (the instance failed, or a
+  /// run saved its state in between), and the next choose() must cope: the
+  /// RL agents repeat it (their pending state and action wait for it), a
+  /// settled auto draws again (its draw leaves nothing pending). It may vary
+  /// from one instance to the next (auto decides ahead once settled).
   [[nodiscard]] virtual bool decides_ahead() const noexcept { return false; }
 
   /// The learned state as text (store snapshots); empty when there is nothing

@@ -18,7 +18,9 @@
 // does after a real step's loop; with --pollute-kib alone the tiny body
 // leaves choose()'s data in the cache for observe().
 //
-//   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K] [--body-kib K]
+// --schedules "a;b" measures only those (static, the baseline, is always first).
+//
+//   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K] [--body-kib K] [--schedules LIST]
 #include <autosched/autosched.hpp>
 #include <autosched/core/clock.hpp>
 #include <autosched/core/text.hpp>
@@ -68,9 +70,21 @@ int main(int argc, char** argv) {
   char* const body_data = body_buffer.data();
 
   std::vector<std::string> schedules{"static"};
-  for (const auto& s : autosched::published_selector_schedules()) schedules.push_back(s);
-  schedules.emplace_back("auto:chunk");
-  schedules.emplace_back("auto");
+  std::string only;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--schedules") only = argv[i + 1];
+  }
+  if (only.empty()) {
+    for (const auto& s : autosched::published_selector_schedules()) schedules.push_back(s);
+    schedules.emplace_back("auto:chunk");
+    schedules.emplace_back("auto");
+  } else {
+    for (std::size_t from = 0; from <= only.size();) {
+      const std::size_t to = std::min(only.find(';', from), only.size());
+      if (to > from && only.substr(from, to - from) != "static") schedules.push_back(only.substr(from, to - from));
+      from = to + 1;
+    }
+  }
 
   struct Samples {
     std::vector<double> selection, call;
