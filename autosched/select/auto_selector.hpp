@@ -115,6 +115,13 @@ class AutoSelector final : public Selector {
   /// in between empties the caches). A draw made ahead and never observed
   /// leaves nothing pending: the next choose() draws anew.
   [[nodiscard]] bool decides_ahead() const noexcept override { return settled_; }
+  /// Settled, it draws a batch of settled_batch decisions ahead and learns
+  /// their outcomes together (Selector::ahead_batch): Thompson draws with a
+  /// few instances' delay, which changes what it picks by little and costs
+  /// the cold selector once per batch. Settled means no trial or profile is
+  /// pending; a cut trial or a change alarm still acts within the batch's
+  /// delay, and an outcome that was cut is learned at once.
+  [[nodiscard]] int ahead_batch() const noexcept override { return settled_ ? config_.settled_batch : 1; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 

@@ -4,6 +4,7 @@
 #include <autosched/core/hash.hpp>
 #include <autosched/select/auto_selector.hpp>
 
+#include <algorithm>
 #include <bit>
 
 namespace autosched {
@@ -55,10 +56,10 @@ Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p
   if (slot.in_flight) {
     t.decision = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
   } else {
-    if (slot.ahead) {
-      t.decision = *slot.ahead;
-      slot.ahead.reset();
+    if (slot.ahead_left() > 0) {
+      t.decision = slot.ahead[static_cast<std::size_t>(slot.ahead_next++)];
     } else {
+      observe_held(slot);  // a batch whose last instance failed: learn the rest first
       t.decision = slot.point->choose(Context{n, p, {}});
     }
     slot.in_flight = true;
@@ -83,27 +84,52 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
   {
     std::lock_guard lock(mutex_);
     DecisionSlot& slot = *ticket.slot;
-    slot.point->observe(ticket.decision, outcome);
     slot.in_flight = false;
+    // A decision of the batch made ahead, not its last: the outcome waits
+    // for the others, so that the selector's memory and code, which the
+    // application's step between two instances evicts, are fetched once a
+    // batch rather than once an instance. A cut trial or a profile cannot
+    // wait (they change what the selector does next).
+    if (slot.ahead_left() > 0 && !outcome.cut_short && outcome.profile == nullptr && !ticket.decision.profile) {
+      slot.held[static_cast<std::size_t>(slot.held_count++)] = {ticket.decision, outcome};
+      return learned;
+    }
+    observe_held(slot);
+    slot.point->observe(ticket.decision, outcome);
     learned.reward = slot.point->selector().last_reward();
     // Now, not at the next decide(): the selector's pages are still cached
     // (such a selector ignores the context).
+    slot.ahead_next = slot.ahead_count = 0;
     if (slot.point->selector().decides_ahead()) {
       try {
-        slot.ahead = slot.point->choose(Context{0, slot.p, {}});
+        const int batch = std::clamp(slot.point->selector().ahead_batch(), 1, DecisionSlot::max_batch);
+        while (slot.ahead_count < batch && slot.point->selector().decides_ahead()) {
+          slot.ahead[static_cast<std::size_t>(slot.ahead_count++)] = slot.point->choose(Context{0, slot.p, {}});
+        }
       } catch (...) {
         // Front-ends complete instances where nothing may throw (a loop's
         // close is noexcept; on MPI only rank 0 would fail): decide() asks
         // again, and there a failure reaches the caller on every rank.
-        slot.ahead.reset();
+        slot.ahead_count = 0;
       }
     }
     learned.cost_ns = slot.point->take_cost_ns();
     // A snapshot now and then, so that a crash loses little of what was learned.
-    if (store != nullptr && slot.point->instances() % 64 == 0) snapshot = slot.point->selector().save_state();
+    if (slot.point->instances() >= slot.next_snapshot) {
+      slot.next_snapshot = slot.point->instances() + 64;
+      if (store != nullptr) snapshot = slot.point->selector().save_state();
+    }
   }
   if (!snapshot.empty()) store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
   return learned;
+}
+
+void DecisionGroup::observe_held(DecisionSlot& slot) {
+  for (int i = 0; i < slot.held_count; ++i) {
+    const DecisionSlot::Held& h = slot.held[static_cast<std::size_t>(i)];
+    slot.point->observe(h.decision, h.outcome);
+  }
+  slot.held_count = 0;
 }
 
 void DecisionGroup::abandon(const Ticket& ticket) {
@@ -116,7 +142,10 @@ std::string DecisionGroup::selector_state(std::int64_t n, int p) const {
   std::lock_guard lock(mutex_);
   const int bucket = size_class(n);
   for (const auto& slot : slots_) {
-    if (slot->bucket == bucket && slot->p == p) return slot->point->selector().save_state();
+    if (slot->bucket == bucket && slot->p == p) {
+      observe_held(*slot);  // what ran is part of the state
+      return slot->point->selector().save_state();
+    }
   }
   return {};
 }
@@ -126,6 +155,7 @@ void DecisionGroup::save_states() const {
   if (store == nullptr) return;
   std::lock_guard lock(mutex_);
   for (const auto& slot : slots_) {
+    observe_held(*slot);  // at exit, the batch's last instance may never come
     std::string state = slot->point->selector().save_state();
     if (!state.empty()) store->save_state(key(*slot), slot->config.text, std::move(state));
   }

@@ -18,20 +18,29 @@
 /// complete() or abandon(): while an instance carrying a decision runs, a second instance
 /// of the same point (the loop called from two threads at once) follows the
 /// last decision without asking the selector.
+///
+/// A selector that decides ahead (Selector::decides_ahead) is asked for the
+/// next decision at complete(), or for a batch of them (Selector::ahead_batch;
+/// a settled auto takes 8): the outcomes of a batch are then held and learned
+/// together when its last instance completes, so that a cold selector is
+/// paid once a batch. Nothing held is lost: a state save, a decide() that
+/// finds no decision made ahead and an outcome that cannot wait (a cut trial,
+/// a profile) learn the held ones first, in order.
 
 #include <autosched/select/arm.hpp>
+#include <autosched/select/outcome.hpp>
 #include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/decision_point.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/state_store.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -51,9 +60,28 @@ struct DecisionSlot {
   std::unique_ptr<DecisionPoint> point;
   bool in_flight = false;  ///< a decision is being carried out (guarded by its group)
   int last_arm = 0;
-  /// The next decision, made at the last complete() by a selector that
-  /// decides ahead (Selector::decides_ahead); the next decide() takes it.
-  std::optional<Decision> ahead;
+
+  /// The most decisions made ahead at once (Selector::ahead_batch is capped here).
+  static constexpr int max_batch = 8;
+  /// Decisions made at a complete() by a selector that decides ahead
+  /// (Selector::decides_ahead); decide() takes them in order.
+  std::array<Decision, max_batch> ahead{};
+  int ahead_next = 0, ahead_count = 0;
+  /// Outcomes of decisions made ahead, not yet observed: the selector learns
+  /// them, in order, when the batch's last decision completes (or before
+  /// anything else asks it: a decide() without a decision made ahead, a
+  /// state save, an outcome that cannot wait).
+  struct Held {
+    Decision decision;
+    Outcome outcome;
+  };
+  std::array<Held, max_batch> held{};
+  int held_count = 0;
+  /// Instances observed when the next store snapshot is due.
+  std::uint64_t next_snapshot = 64;
+
+  /// Decisions made ahead that decide() has not handed out yet.
+  [[nodiscard]] int ahead_left() const noexcept { return ahead_count - ahead_next; }
 };
 
 /// What decide() hands the front-end for one instance.
@@ -91,8 +119,11 @@ class DecisionGroup {
     double reward = std::numeric_limits<double>::quiet_NaN();
   };
   /// Feeds the finished instance's outcome and, for a selector that decides
-  /// ahead, makes the next decision; saves a snapshot every 64 instances.
-  /// Does nothing for a ticket that does not own its decision.
+  /// ahead, makes the next decisions (Selector::ahead_batch of them); saves
+  /// a snapshot every 64 instances. The outcome of a decision made ahead
+  /// that is not its batch's last is held and learned with the batch's last
+  /// (Learned is then empty: nothing ran). Does nothing for a ticket that
+  /// does not own its decision.
   Learned complete(const Ticket& ticket, const Outcome& outcome);
   /// The instance that carried `ticket` failed: it teaches nothing (a
   /// ticket that does not own its decision: nothing to do).
@@ -114,6 +145,8 @@ class DecisionGroup {
 
  private:
   DecisionSlot& slot_for(const SelectorConfig& config, std::int64_t n, int p);
+  /// The selector learns the held outcomes, in order (the group's lock held).
+  static void observe_held(DecisionSlot& slot);
 
   const std::string identity_;
   DecisionEngine& engine_;

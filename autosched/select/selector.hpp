@@ -47,6 +47,15 @@ class Selector {
   /// from one instance to the next (auto decides ahead once settled).
   [[nodiscard]] virtual bool decides_ahead() const noexcept { return false; }
 
+  /// Deciding ahead, how many decisions it may make at once, learning their
+  /// outcomes together when the last of them completes (1: one at a time).
+  /// Only a selector whose draws do not depend on each other's outcomes
+  /// within a few instances may say more: the application's step between two
+  /// instances evicts the selector's memory and code, and a batch of k pays
+  /// for them once instead of k times. Delays what it learns by up to k − 1
+  /// instances; the engine caps k (DecisionSlot::max_batch).
+  [[nodiscard]] virtual int ahead_batch() const noexcept { return 1; }
+
   /// The learned state as text (store snapshots); empty when there is nothing
   /// worth keeping.
   [[nodiscard]] virtual std::string save_state() const { return {}; }

@@ -27,7 +27,7 @@ const std::vector<std::string_view> rl_keys = {
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
 const std::vector<std::string_view> auto_keys = {"guard",  "noise-floor", "change-slack", "change-threshold",
                                                  "change-cap", "settle", "warmup", "clip", "predict", "margin",
-                                                 "trials"};
+                                                 "trials", "batch"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -187,6 +187,8 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.margin = number(0, 10);
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
+    } else if (key == "batch") {
+      a.settled_batch = static_cast<int>(integer(1, 8));  // the engine makes at most 8 ahead (DecisionSlot)
     } else if (key == "clip") {
       a.clip = v == "off" ? 0.0 : number(1.5, 1e6);
     } else if (key == "lib-rise") {

@@ -41,12 +41,20 @@ class EverySelector : public ::testing::TestWithParam<std::string> {};
 TEST_P(EverySelector, RunsARealLoop) {
   const std::string schedule = "auto:" + GetParam();
   const std::string loop = "selection/" + GetParam();
-  run_checked(loop, schedule, 20000, 30);
+  // The selector's time over all instances: a settled auto learns in
+  // batches, and an instance whose outcome waits for its batch's last costs
+  // the selector nothing (DecisionGroup::complete).
+  double selection_ns = 0;
+  for (int k = 0; k < 30; ++k) {
+    run_checked(loop, schedule, 20000, 1);
+    const auto r = last_instance(loop);
+    ASSERT_TRUE(r);
+    selection_ns += r->selection_ns;
+  }
   const auto r = last_instance(loop);
-  ASSERT_TRUE(r);
   EXPECT_EQ(r->selector, GetParam());
   EXPECT_EQ(r->instance, 29u);
-  EXPECT_GT(r->selection_ns, 0);
+  EXPECT_GT(selection_ns, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Selectors, EverySelector,

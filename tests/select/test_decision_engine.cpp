@@ -3,6 +3,7 @@
 // agent's arms are the same as when it decides at the next instance's start,
 // and a decision whose instance failed is run again, not replaced; auto
 // decides at the start until it settles.
+#include <autosched/core/error.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/decision_engine.hpp>
 #include <autosched/select/rl_agent.hpp>
@@ -44,12 +45,12 @@ TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) 
     const Decision expected = direct.choose(Context{n, p, {}});
     ASSERT_EQ(t.decision.arm, expected.arm) << "instance " << k;
     EXPECT_EQ(t.decision.exploring, expected.exploring) << "instance " << k;
-    EXPECT_FALSE(t.slot->ahead.has_value()) << "decide() took the decision made ahead";
+    EXPECT_EQ(t.slot->ahead_left(), 0) << "decide() took the decision made ahead";
     const Outcome o = outcome(scripted_ms(t.decision.arm));
     direct.observe(expected, o);
     const DecisionGroup::Learned learned = group.complete(t, o);
     EXPECT_DOUBLE_EQ(learned.reward, direct.last_reward());
-    ASSERT_TRUE(t.slot->ahead.has_value()) << "instance " << k << ": the next decision was not made ahead";
+    ASSERT_EQ(t.slot->ahead_left(), 1) << "instance " << k << ": the next decision was not made ahead (one at a time)";
   }
   EXPECT_FALSE(direct.exploring_pairs()) << "200 instances should have ended explore-first (144 pairs)";
 }
@@ -105,8 +106,8 @@ TEST(DecisionEngine, AutoDecidesAtTheStartUntilItSettlesThenAhead) {
     ASSERT_TRUE(t.owns);
     const auto& selector = dynamic_cast<const AutoSelector&>(t.slot->point->selector());
     group.complete(t, loop.outcome_of(t.decision, k));
-    EXPECT_EQ(t.slot->ahead.has_value(), selector.settled()) << "instance " << k;
-    ahead += t.slot->ahead.has_value() ? 1 : 0;
+    EXPECT_EQ(t.slot->ahead_left() > 0, selector.settled()) << "instance " << k;
+    ahead += t.slot->ahead_left() > 0 ? 1 : 0;
     if (k >= 200 && !t.decision.profile) near_best += loop.arm_ns(t.decision.arm) <= 1.05 * best_ns ? 1 : 0;
   }
   EXPECT_GT(ahead, 200) << "auto should have settled, and decided ahead, within 100 instances";
@@ -120,12 +121,12 @@ TEST(DecisionEngine, AFailedSettledInstanceOfAutoLeavesNothingPending) {
   const ProfiledLoop loop(config);
   DecisionGroup& group = fresh_group("auto-abandon");
   Ticket t = group.decide(config, n, p);
-  for (int k = 0; k < 300 && !t.slot->ahead.has_value(); ++k) {
+  for (int k = 0; k < 300 && t.slot->ahead_left() == 0; ++k) {
     group.complete(t, loop.outcome_of(t.decision, k));
-    if (t.slot->ahead.has_value()) break;
+    if (t.slot->ahead_left() > 0) break;
     t = group.decide(config, n, p);
   }
-  ASSERT_TRUE(t.slot->ahead.has_value()) << "auto never settled";
+  ASSERT_GT(t.slot->ahead_left(), 0) << "auto never settled";
   const Ticket failed = group.decide(config, n, p);
   const std::string state = group.selector_state(n, p);
   group.abandon(failed);
@@ -133,6 +134,82 @@ TEST(DecisionEngine, AFailedSettledInstanceOfAutoLeavesNothingPending) {
   ASSERT_TRUE(again.owns);
   EXPECT_EQ(group.selector_state(n, p), state) << "the failed instance taught auto something";
   group.complete(again, loop.outcome_of(again.decision, 0));
+}
+
+/// Runs `config` on `loop` until auto has settled and the engine holds a
+/// fresh batch made ahead; returns the instances run.
+int settle(DecisionGroup& group, const SelectorConfig& config, const ProfiledLoop& loop) {
+  for (int k = 0; k < 300; ++k) {
+    const Ticket t = group.decide(config, n, p);
+    group.complete(t, loop.outcome_of(t.decision, k));
+    if (t.slot->ahead_left() > 0 && t.slot->held_count == 0) return k + 1;
+  }
+  ADD_FAILURE() << "auto never settled";
+  return 300;
+}
+
+TEST(DecisionEngine, SettledAutoLearnsABatchMadeAheadWhenItsLastInstanceCompletes) {
+  const SelectorConfig config = parse_selector("auto", "test");
+  const ProfiledLoop loop(config);
+  DecisionGroup& group = fresh_group("auto-batch");
+  const int before = settle(group, config, loop);
+  Ticket t = group.decide(config, n, p);
+  DecisionSlot& slot = *t.slot;
+  const std::uint64_t observed = slot.point->instances();
+  EXPECT_EQ(observed, static_cast<std::uint64_t>(before));
+  ASSERT_EQ(slot.ahead_count, DecisionSlot::max_batch) << "auto's default batch is the engine's largest";
+  for (int i = 1; i < DecisionSlot::max_batch; ++i) {
+    const DecisionGroup::Learned learned = group.complete(t, loop.outcome_of(t.decision, i));
+    EXPECT_EQ(slot.held_count, i) << "the outcome waits for the batch's last";
+    EXPECT_EQ(slot.point->instances(), observed) << "nothing was observed yet";
+    EXPECT_EQ(learned.cost_ns, 0.0) << "a held outcome costs the selector nothing";
+    t = group.decide(config, n, p);
+    ASSERT_TRUE(t.owns);
+  }
+  group.complete(t, loop.outcome_of(t.decision, 0));
+  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.point->instances(), observed + DecisionSlot::max_batch) << "the batch was learned, all of it";
+  EXPECT_EQ(slot.ahead_left(), DecisionSlot::max_batch) << "and the next batch drawn";
+}
+
+TEST(DecisionEngine, HeldOutcomesAreLearnedBeforeAStateIsReadOrACutTrial) {
+  const SelectorConfig config = parse_selector("auto", "test");
+  const ProfiledLoop loop(config);
+  DecisionGroup& group = fresh_group("auto-held");
+  settle(group, config, loop);
+  Ticket t = group.decide(config, n, p);
+  DecisionSlot& slot = *t.slot;
+  const std::uint64_t observed = slot.point->instances();
+  group.complete(t, loop.outcome_of(t.decision, 1));
+  group.complete(t = group.decide(config, n, p), loop.outcome_of(t.decision, 2));
+  ASSERT_EQ(slot.held_count, 2);
+  (void)group.selector_state(n, p);  // what a snapshot or the exit saves
+  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.point->instances(), observed + 2) << "a saved state must include what ran";
+
+  t = group.decide(config, n, p);
+  group.complete(t, loop.outcome_of(t.decision, 3));
+  ASSERT_EQ(slot.held_count, 1);
+  t = group.decide(config, n, p);
+  Outcome cut = loop.outcome_of(t.decision, 4);
+  cut.cut_short = true;  // the guard cut it: the selector must know before its next draw
+  group.complete(t, cut);
+  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.point->instances(), observed + 4);
+}
+
+TEST(DecisionEngine, ABatchOfOneDecidesAheadOneAtATime) {
+  const SelectorConfig config = parse_selector("auto,batch=1", "test");
+  const ProfiledLoop loop(config);
+  DecisionGroup& group = fresh_group("auto-batch1");
+  settle(group, config, loop);
+  for (int k = 0; k < 20; ++k) {
+    const Ticket t = group.decide(config, n, p);
+    group.complete(t, loop.outcome_of(t.decision, k));
+    EXPECT_EQ(t.slot->held_count, 0);
+    EXPECT_LE(t.slot->ahead_left(), 1);
+  }
+  EXPECT_THROW((void)parse_selector("auto,batch=9", "test"), Error) << "the engine makes at most 8 ahead";
 }
 
 }  // namespace
