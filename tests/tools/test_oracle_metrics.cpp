@@ -94,7 +94,7 @@ TEST(OracleMetrics, MethodMetricsByHand) {
   EXPECT_NEAR(c.same_arm_pct, 200.0 / 3, 1e-9);  // steps 1 and 2
   // Step 0 ran b, whose median there (15) is more than 5% over the Oracle's 11.
   EXPECT_NEAR(c.near_oracle_pct, 200.0 / 3, 1e-9);
-  EXPECT_DOUBLE_EQ(c.selector_ns, 70);
+  EXPECT_DOUBLE_EQ(c.selector_ns, 220.0 / 3);  // the mean of 100, 50 and 70
   EXPECT_TRUE(std::isnan(c.rep_spread_pct));  // one repetition
   // Arm B's repetitions total 65, 61 and 77 ms: spread (77 − 61) / 61.
   EXPECT_NEAR(m.find("B")->rep_spread_pct, 16.0 / 61 * 100, 1e-9);

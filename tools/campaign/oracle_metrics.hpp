@@ -57,7 +57,7 @@ struct ConfigMetrics {
   /// Steps whose arm's median time at that step is within 5% of the Oracle's;
   /// NaN when none of the method's arms is an Oracle arm.
   double near_oracle_pct = 0;
-  double selector_ns = 0;  ///< median selection cost per instance (NaN for fixed schedules)
+  double selector_ns = 0;  ///< mean selection cost per instance (NaN for fixed schedules)
   /// (slowest − fastest repetition's total) / fastest × 100: how much the
   /// same configuration varies from process to process (NaN for one rep).
   double rep_spread_pct = 0;

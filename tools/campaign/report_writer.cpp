@@ -374,7 +374,7 @@ ReportOutcome write_report(const ReportOptions& options) {
   md << "\n## Similarity to the Oracle: steps on an arm within 5% of the Oracle's step time (%)\n\n"
      << matrix(
             loops, methods, [](const LoopMetrics&, const ConfigMetrics& c) { return c.near_oracle_pct; }, 0, true);
-  md << "\n## Selector cost (median ns per instance)\n\n"
+  md << "\n## Selector cost (mean ns per instance)\n\n"
      << matrix(
             loops, methods, [](const LoopMetrics&, const ConfigMetrics& c) { return c.selector_ns; }, 0, true);
   if (!warm.empty()) {
