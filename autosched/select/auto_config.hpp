@@ -70,7 +70,9 @@ struct AutoConfig {
   /// learns their outcomes together (Selector::ahead_batch, 1 to 8): the
   /// cold selector is paid once a batch (about 3 µs) instead of once an
   /// instance (about 1.7 µs), at the price of learning up to 7 instances
-  /// late; the draws are Thompson draws, which tolerate that delay.
+  /// late; the draws are Thompson draws, which tolerate that delay. A batch
+  /// runs one arm: the engine ends it at the first draw of another arm or
+  /// that explores, so what an exploration teaches is learned at once.
   int settled_batch = 8;
   friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };

@@ -118,7 +118,8 @@ class AutoSelector final : public Selector {
   /// Settled, it draws a batch of settled_batch decisions ahead and learns
   /// their outcomes together (Selector::ahead_batch): Thompson draws with a
   /// few instances' delay, which changes what it picks by little and costs
-  /// the cold selector once per batch. Settled means no trial or profile is
+  /// the cold selector once per batch; the engine ends a batch at its first
+  /// draw of another arm or that explores. Settled means no trial or profile is
   /// pending; a cut trial or a change alarm still acts within the batch's
   /// delay, and an outcome that was cut is learned at once.
   [[nodiscard]] int ahead_batch() const noexcept override { return settled_ ? config_.settled_batch : 1; }

@@ -104,7 +104,13 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
       try {
         const int batch = std::clamp(slot.point->selector().ahead_batch(), 1, DecisionSlot::max_batch);
         while (slot.ahead_count < batch && slot.point->selector().decides_ahead()) {
-          slot.ahead[static_cast<std::size_t>(slot.ahead_count++)] = slot.point->choose(Context{0, slot.p, {}});
+          const Decision d = slot.point->choose(Context{0, slot.p, {}});
+          slot.ahead[static_cast<std::size_t>(slot.ahead_count++)] = d;
+          // A batch runs one arm. A draw of another arm, or one that
+          // explores, ends it: its outcome is then learned as soon as it
+          // completes and reaches the next draw, as without a batch (held
+          // outcomes of draws that explore kept trying near-equal arms).
+          if (d.exploring || d.arm != slot.ahead[0].arm) break;
         }
       } catch (...) {
         // Front-ends complete instances where nothing may throw (a loop's

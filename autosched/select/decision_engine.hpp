@@ -21,9 +21,10 @@
 ///
 /// A selector that decides ahead (Selector::decides_ahead) is asked for the
 /// next decision at complete(), or for a batch of them (Selector::ahead_batch;
-/// a settled auto takes 8): the outcomes of a batch are then held and learned
-/// together when its last instance completes, so that a cold selector is
-/// paid once a batch. Nothing held is lost: a state save, a decide() that
+/// a settled auto takes up to 8): the outcomes of a batch are then held and
+/// learned together when its last instance completes, so that a cold
+/// selector is paid once a batch. A batch runs one arm: it ends at the first
+/// draw of another arm or that explores, which is thus learned at once. Nothing held is lost: a state save, a decide() that
 /// finds no decision made ahead and an outcome that cannot wait (a cut trial,
 /// a profile) learn the held ones first, in order.
 
