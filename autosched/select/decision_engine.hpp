@@ -24,9 +24,10 @@
 /// a settled auto takes up to 8): the outcomes of a batch are then held and
 /// learned together when its last instance completes, so that a cold
 /// selector is paid once a batch. A batch runs one arm: it ends at the first
-/// draw of another arm or that explores, which is thus learned at once. Nothing held is lost: a state save, a decide() that
-/// finds no decision made ahead and an outcome that cannot wait (a cut trial,
-/// a profile) learn the held ones first, in order.
+/// draw of another arm or that explores, which is thus learned at once.
+/// Nothing held is lost: a state save, a decide() that finds no decision made
+/// ahead and an outcome that cannot wait (a cut trial, a profile) learn the
+/// held ones first, in order.
 
 #include <autosched/select/arm.hpp>
 #include <autosched/select/outcome.hpp>
