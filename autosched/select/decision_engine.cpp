@@ -56,12 +56,7 @@ Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p
   if (slot.in_flight) {
     t.decision = Decision{slot.last_arm, 0, -1, false};  // follow, do not decide
   } else {
-    if (slot.ahead_left() > 0) {
-      t.decision = slot.ahead[static_cast<std::size_t>(slot.ahead_next++)];
-    } else {
-      observe_held(slot);  // a batch whose last instance failed: learn the rest first
-      t.decision = slot.point->choose(Context{n, p, {}});
-    }
+    t.decision = slot.ahead.next(*slot.point, Context{n, p, {}});
     slot.in_flight = true;
     slot.last_arm = t.decision.arm;
     t.owns = true;
@@ -85,40 +80,8 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
     std::lock_guard lock(mutex_);
     DecisionSlot& slot = *ticket.slot;
     slot.in_flight = false;
-    // A decision of the batch made ahead, not its last: the outcome waits
-    // for the others, so that the selector's memory and code, which the
-    // application's step between two instances evicts, are fetched once a
-    // batch rather than once an instance. A cut trial or a profile cannot
-    // wait (they change what the selector does next).
-    if (slot.ahead_left() > 0 && !outcome.cut_short && outcome.profile == nullptr && !ticket.decision.profile) {
-      slot.held[static_cast<std::size_t>(slot.held_count++)] = {ticket.decision, outcome};
-      return learned;
-    }
-    observe_held(slot);
-    slot.point->observe(ticket.decision, outcome);
+    if (!slot.ahead.complete(*slot.point, ticket.decision, outcome, slot.p)) return learned;  // held: nothing learned yet
     learned.reward = slot.point->selector().last_reward();
-    // Now, not at the next decide(): the selector's pages are still cached
-    // (such a selector ignores the context).
-    slot.ahead_next = slot.ahead_count = 0;
-    if (slot.point->selector().decides_ahead()) {
-      try {
-        const int batch = std::clamp(slot.point->selector().ahead_batch(), 1, DecisionSlot::max_batch);
-        while (slot.ahead_count < batch && slot.point->selector().decides_ahead()) {
-          const Decision d = slot.point->choose(Context{0, slot.p, {}});
-          slot.ahead[static_cast<std::size_t>(slot.ahead_count++)] = d;
-          // A batch runs one arm. A draw of another arm, or one that
-          // explores, ends it: its outcome is then learned as soon as it
-          // completes and reaches the next draw, as without a batch (held
-          // outcomes of draws that explore kept trying near-equal arms).
-          if (d.exploring || d.arm != slot.ahead[0].arm) break;
-        }
-      } catch (...) {
-        // Front-ends complete instances where nothing may throw (a loop's
-        // close is noexcept; on MPI only rank 0 would fail): decide() asks
-        // again, and there a failure reaches the caller on every rank.
-        slot.ahead_count = 0;
-      }
-    }
     learned.cost_ns = slot.point->take_cost_ns();
     // A snapshot now and then, so that a crash loses little of what was learned.
     if (slot.point->instances() >= slot.next_snapshot) {
@@ -128,14 +91,6 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
   }
   if (!snapshot.empty()) store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
   return learned;
-}
-
-void DecisionGroup::observe_held(DecisionSlot& slot) {
-  for (int i = 0; i < slot.held_count; ++i) {
-    const DecisionSlot::Held& h = slot.held[static_cast<std::size_t>(i)];
-    slot.point->observe(h.decision, h.outcome);
-  }
-  slot.held_count = 0;
 }
 
 void DecisionGroup::abandon(const Ticket& ticket) {
@@ -149,7 +104,7 @@ std::string DecisionGroup::selector_state(std::int64_t n, int p) const {
   const int bucket = size_class(n);
   for (const auto& slot : slots_) {
     if (slot->bucket == bucket && slot->p == p) {
-      observe_held(*slot);  // what ran is part of the state
+      slot->ahead.learn_held(*slot->point);  // what ran is part of the state
       return slot->point->selector().save_state();
     }
   }
@@ -161,7 +116,7 @@ void DecisionGroup::save_states() const {
   if (store == nullptr) return;
   std::lock_guard lock(mutex_);
   for (const auto& slot : slots_) {
-    observe_held(*slot);  // at exit, the batch's last instance may never come
+    slot->ahead.learn_held(*slot->point);  // at exit, the batch's last instance may never come
     std::string state = slot->point->selector().save_state();
     if (!state.empty()) store->save_state(key(*slot), slot->config.text, std::move(state));
   }

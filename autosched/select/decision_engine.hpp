@@ -20,19 +20,15 @@
 /// last decision without asking the selector.
 ///
 /// A selector that decides ahead (Selector::decides_ahead) is asked for the
-/// next decision at complete(), or for a batch of them (Selector::ahead_batch;
-/// a settled auto takes up to 8): the outcomes of a batch are then held and
-/// learned together when its last instance completes, so that a cold
-/// selector is paid once a batch. A batch runs one arm: it ends at the first
-/// draw of another arm or that explores, which is thus learned at once.
-/// Nothing held is lost: a state save, a decide() that finds no decision made
-/// ahead and an outcome that cannot wait (a cut trial, a profile) learn the
-/// held ones first, in order.
+/// next decision, or a batch of them, at complete(); the outcomes of a batch
+/// are held and learned together when its last instance completes
+/// (DecisionsAhead). Nothing held is lost: a state save learns them first.
 
 #include <autosched/select/arm.hpp>
 #include <autosched/select/outcome.hpp>
 #include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/decision_point.hpp>
+#include <autosched/select/decisions_ahead.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/state_store.hpp>
 
@@ -63,27 +59,10 @@ struct DecisionSlot {
   bool in_flight = false;  ///< a decision is being carried out (guarded by its group)
   int last_arm = 0;
 
-  /// The most decisions made ahead at once (Selector::ahead_batch is capped here).
-  static constexpr int max_batch = 8;
-  /// Decisions made at a complete() by a selector that decides ahead
-  /// (Selector::decides_ahead); decide() takes them in order.
-  std::array<Decision, max_batch> ahead{};
-  int ahead_next = 0, ahead_count = 0;
-  /// Outcomes of decisions made ahead, not yet observed: the selector learns
-  /// them, in order, when the batch's last decision completes (or before
-  /// anything else asks it: a decide() without a decision made ahead, a
-  /// state save, an outcome that cannot wait).
-  struct Held {
-    Decision decision;
-    Outcome outcome;
-  };
-  std::array<Held, max_batch> held{};
-  int held_count = 0;
+  /// Decisions made ahead and outcomes held (guarded by the group).
+  DecisionsAhead ahead;
   /// Instances observed when the next store snapshot is due.
   std::uint64_t next_snapshot = 64;
-
-  /// Decisions made ahead that decide() has not handed out yet.
-  [[nodiscard]] int ahead_left() const noexcept { return ahead_count - ahead_next; }
 };
 
 /// What decide() hands the front-end for one instance.
@@ -147,8 +126,6 @@ class DecisionGroup {
 
  private:
   DecisionSlot& slot_for(const SelectorConfig& config, std::int64_t n, int p);
-  /// The selector learns the held outcomes, in order (the group's lock held).
-  static void observe_held(DecisionSlot& slot);
 
   const std::string identity_;
   DecisionEngine& engine_;

@@ -53,7 +53,7 @@ class Selector {
   /// within a few instances may say more: the application's step between two
   /// instances evicts the selector's memory and code, and a batch of k pays
   /// for them once instead of k times. Delays what it learns by up to k − 1
-  /// instances; the engine caps k (DecisionSlot::max_batch).
+  /// instances; the engine caps k (DecisionsAhead::max_batch).
   [[nodiscard]] virtual int ahead_batch() const noexcept { return 1; }
 
   /// The learned state as text (store snapshots); empty when there is nothing

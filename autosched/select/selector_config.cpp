@@ -188,7 +188,7 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "batch") {
-      a.settled_batch = static_cast<int>(integer(1, 8));  // the engine makes at most 8 ahead (DecisionSlot)
+      a.settled_batch = static_cast<int>(integer(1, 8));  // the engine makes at most 8 ahead (DecisionsAhead::max_batch)
     } else if (key == "clip") {
       a.clip = v == "off" ? 0.0 : number(1.5, 1e6);
     } else if (key == "lib-rise") {

@@ -1,4 +1,5 @@
 #include <autosched/select/decision_point.hpp>
+#include <autosched/select/decisions_ahead.hpp>
 #include <autosched/select/scenario.hpp>
 #include <autosched/select/simulation.hpp>
 
@@ -221,8 +222,12 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   std::vector<double> per_arm(s.arms.size(), 0.0);
   long exploring = 0;
   double selector_ns = 0;
+  // Decisions made ahead and learned in batches as the decision engine does
+  // in a program (a settled auto), so the simulated selector is the one
+  // that runs.
+  DecisionsAhead ahead;
   for (int t = 0; t < steps; ++t) {
-    const Decision d = point.choose(context);
+    const Decision d = ahead.next(point, context);
     const auto& row = cost[static_cast<std::size_t>(t)];
     const bool profiling = d.profile && s.profile.has_value();
     // A profiling step costs what the profiling instance would, with the
@@ -240,8 +245,8 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
     }
     o.metrics.loop_time_ns = o.time_ns;
     o.metrics.lib = s.arms[arm].lib.value(t, steps);
-    point.observe(d, o);
-    selector_ns += point.last_cost_ns();
+    ahead.complete(point, d, o, context.p);
+    selector_ns += point.take_cost_ns();
     r.total_ms += o.time_ns / 1e6;
     r.oracle_ms += *std::min_element(row.begin(), row.end());
     for (std::size_t a = 0; a < row.size(); ++a) per_arm[a] += row[a];
@@ -253,6 +258,7 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   r.best_fixed_arm = static_cast<int>(best - per_arm.begin());
   r.exploration_share = static_cast<double>(exploring) / steps;
   r.selector_ns = selector_ns / steps;
+  ahead.learn_held(point);  // what ran is part of the state
   r.state = point.selector().save_state();
   return r;
 }

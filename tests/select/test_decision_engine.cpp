@@ -45,12 +45,12 @@ TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) 
     const Decision expected = direct.choose(Context{n, p, {}});
     ASSERT_EQ(t.decision.arm, expected.arm) << "instance " << k;
     EXPECT_EQ(t.decision.exploring, expected.exploring) << "instance " << k;
-    EXPECT_EQ(t.slot->ahead_left(), 0) << "decide() took the decision made ahead";
+    EXPECT_EQ(t.slot->ahead.left(), 0) << "decide() took the decision made ahead";
     const Outcome o = outcome(scripted_ms(t.decision.arm));
     direct.observe(expected, o);
     const DecisionGroup::Learned learned = group.complete(t, o);
     EXPECT_DOUBLE_EQ(learned.reward, direct.last_reward());
-    ASSERT_EQ(t.slot->ahead_left(), 1) << "instance " << k << ": the next decision was not made ahead (one at a time)";
+    ASSERT_EQ(t.slot->ahead.left(), 1) << "instance " << k << ": the next decision was not made ahead (one at a time)";
   }
   EXPECT_FALSE(direct.exploring_pairs()) << "200 instances should have ended explore-first (144 pairs)";
 }
@@ -106,8 +106,8 @@ TEST(DecisionEngine, AutoDecidesAtTheStartUntilItSettlesThenAhead) {
     ASSERT_TRUE(t.owns);
     const auto& selector = dynamic_cast<const AutoSelector&>(t.slot->point->selector());
     group.complete(t, loop.outcome_of(t.decision, k));
-    EXPECT_EQ(t.slot->ahead_left() > 0, selector.settled()) << "instance " << k;
-    ahead += t.slot->ahead_left() > 0 ? 1 : 0;
+    EXPECT_EQ(t.slot->ahead.left() > 0, selector.settled()) << "instance " << k;
+    ahead += t.slot->ahead.left() > 0 ? 1 : 0;
     if (k >= 200 && !t.decision.profile) near_best += loop.arm_ns(t.decision.arm) <= 1.05 * best_ns ? 1 : 0;
   }
   EXPECT_GT(ahead, 200) << "auto should have settled, and decided ahead, within 100 instances";
@@ -121,12 +121,12 @@ TEST(DecisionEngine, AFailedSettledInstanceOfAutoLeavesNothingPending) {
   const ProfiledLoop loop(config);
   DecisionGroup& group = fresh_group("auto-abandon");
   Ticket t = group.decide(config, n, p);
-  for (int k = 0; k < 300 && t.slot->ahead_left() == 0; ++k) {
+  for (int k = 0; k < 300 && t.slot->ahead.left() == 0; ++k) {
     group.complete(t, loop.outcome_of(t.decision, k));
-    if (t.slot->ahead_left() > 0) break;
+    if (t.slot->ahead.left() > 0) break;
     t = group.decide(config, n, p);
   }
-  ASSERT_GT(t.slot->ahead_left(), 0) << "auto never settled";
+  ASSERT_GT(t.slot->ahead.left(), 0) << "auto never settled";
   const Ticket failed = group.decide(config, n, p);
   const std::string state = group.selector_state(n, p);
   group.abandon(failed);
@@ -142,7 +142,7 @@ int settle(DecisionGroup& group, const SelectorConfig& config, const ProfiledLoo
   for (int k = 0; k < 300; ++k) {
     const Ticket t = group.decide(config, n, p);
     group.complete(t, loop.outcome_of(t.decision, k));
-    if (t.slot->ahead_left() > 0 && t.slot->held_count == 0) return k + 1;
+    if (t.slot->ahead.left() > 0 && t.slot->ahead.held() == 0) return k + 1;
   }
   ADD_FAILURE() << "auto never settled";
   return 300;
@@ -157,20 +157,20 @@ TEST(DecisionEngine, SettledAutoLearnsABatchMadeAheadWhenItsLastInstanceComplete
   DecisionSlot& slot = *t.slot;
   const std::uint64_t observed = slot.point->instances();
   EXPECT_EQ(observed, static_cast<std::uint64_t>(before));
-  const int batch = slot.ahead_count;
+  const int batch = static_cast<int>(slot.ahead.batch().size());
   ASSERT_GE(batch, 2) << "a settled auto on a clear best arm draws it several times ahead";
   for (int i = 1; i < batch; ++i) {
     const DecisionGroup::Learned learned = group.complete(t, loop.outcome_of(t.decision, i));
-    EXPECT_EQ(slot.held_count, i) << "the outcome waits for the batch's last";
+    EXPECT_EQ(slot.ahead.held(), i) << "the outcome waits for the batch's last";
     EXPECT_EQ(slot.point->instances(), observed) << "nothing was observed yet";
     EXPECT_EQ(learned.cost_ns, 0.0) << "a held outcome costs the selector nothing";
     t = group.decide(config, n, p);
     ASSERT_TRUE(t.owns);
   }
   group.complete(t, loop.outcome_of(t.decision, 0));
-  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.ahead.held(), 0);
   EXPECT_EQ(slot.point->instances(), observed + static_cast<std::uint64_t>(batch)) << "the batch was learned, all of it";
-  EXPECT_GT(slot.ahead_left(), 0) << "and the next batch drawn";
+  EXPECT_GT(slot.ahead.left(), 0) << "and the next batch drawn";
 }
 
 TEST(DecisionEngine, ABatchRunsOneArmAndEndsAtTheFirstDrawOfAnotherOrThatExplores) {
@@ -192,15 +192,15 @@ TEST(DecisionEngine, ABatchRunsOneArmAndEndsAtTheFirstDrawOfAnotherOrThatExplore
       o.metrics.loop_time_ns = o.time_ns;
     }
     group.complete(t, o);
-    if (slot.ahead_next != 0 || slot.ahead_count == 0) continue;  // only a freshly drawn batch
-    const int count = slot.ahead_count;
+    const int count = static_cast<int>(slot.ahead.batch().size());
+    if (slot.ahead.handed_out() != 0 || count == 0) continue;  // only a freshly drawn batch
     for (int i = 0; i + 1 < count; ++i) {
-      EXPECT_EQ(slot.ahead[static_cast<std::size_t>(i)].arm, slot.ahead[0].arm) << "a batch runs one arm";
-      EXPECT_FALSE(slot.ahead[static_cast<std::size_t>(i)].exploring) << "a draw that explores ends its batch";
+      EXPECT_EQ(slot.ahead.batch()[static_cast<std::size_t>(i)].arm, slot.ahead.batch()[0].arm) << "a batch runs one arm";
+      EXPECT_FALSE(slot.ahead.batch()[static_cast<std::size_t>(i)].exploring) << "a draw that explores ends its batch";
     }
-    if (count < DecisionSlot::max_batch) {
-      const Decision& last = slot.ahead[static_cast<std::size_t>(count - 1)];
-      EXPECT_TRUE(last.exploring || last.arm != slot.ahead[0].arm || !slot.point->selector().decides_ahead())
+    if (count < DecisionsAhead::max_batch) {
+      const Decision& last = slot.ahead.batch()[static_cast<std::size_t>(count - 1)];
+      EXPECT_TRUE(last.exploring || last.arm != slot.ahead.batch()[0].arm || !slot.point->selector().decides_ahead())
           << "a batch ended early for no reason";
       ++ended;
     } else {
@@ -221,19 +221,19 @@ TEST(DecisionEngine, HeldOutcomesAreLearnedBeforeAStateIsReadOrACutTrial) {
   const std::uint64_t observed = slot.point->instances();
   group.complete(t, loop.outcome_of(t.decision, 1));
   group.complete(t = group.decide(config, n, p), loop.outcome_of(t.decision, 2));
-  ASSERT_EQ(slot.held_count, 2);
+  ASSERT_EQ(slot.ahead.held(), 2);
   (void)group.selector_state(n, p);  // what a snapshot or the exit saves
-  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.ahead.held(), 0);
   EXPECT_EQ(slot.point->instances(), observed + 2) << "a saved state must include what ran";
 
   t = group.decide(config, n, p);
   group.complete(t, loop.outcome_of(t.decision, 3));
-  ASSERT_EQ(slot.held_count, 1);
+  ASSERT_EQ(slot.ahead.held(), 1);
   t = group.decide(config, n, p);
   Outcome cut = loop.outcome_of(t.decision, 4);
   cut.cut_short = true;  // the guard cut it: the selector must know before its next draw
   group.complete(t, cut);
-  EXPECT_EQ(slot.held_count, 0);
+  EXPECT_EQ(slot.ahead.held(), 0);
   EXPECT_EQ(slot.point->instances(), observed + 4);
 }
 
@@ -245,8 +245,8 @@ TEST(DecisionEngine, ABatchOfOneDecidesAheadOneAtATime) {
   for (int k = 0; k < 20; ++k) {
     const Ticket t = group.decide(config, n, p);
     group.complete(t, loop.outcome_of(t.decision, k));
-    EXPECT_EQ(t.slot->held_count, 0);
-    EXPECT_LE(t.slot->ahead_left(), 1);
+    EXPECT_EQ(t.slot->ahead.held(), 0);
+    EXPECT_LE(t.slot->ahead.left(), 1);
   }
   EXPECT_THROW((void)parse_selector("auto,batch=9", "test"), Error) << "the engine makes at most 8 ahead";
 }

@@ -1,0 +1,58 @@
+#include <autosched/select/decisions_ahead.hpp>
+
+#include <algorithm>
+
+namespace autosched {
+
+Decision DecisionsAhead::next(DecisionPoint& point, const Context& context) {
+  if (left() > 0) return ahead_[static_cast<std::size_t>(next_++)];
+  learn_held(point);  // a batch whose last instance failed: learn the rest first
+  return point.choose(context);
+}
+
+bool DecisionsAhead::complete(DecisionPoint& point, const Decision& decision, const Outcome& outcome, int p) {
+  // Not the batch's last: the outcome waits for the others, so that the
+  // selector's memory and code, which the application's step between two
+  // instances evicts, are fetched once a batch rather than once an
+  // instance. A cut trial or a profile cannot wait (they change what the
+  // selector does next).
+  if (left() > 0 && !outcome.cut_short && outcome.profile == nullptr && !decision.profile) {
+    held_[static_cast<std::size_t>(held_count_++)] = {decision, outcome};
+    return false;
+  }
+  learn_held(point);
+  point.observe(decision, outcome);
+  // Now, not at the next next(): the selector's pages are still cached (such
+  // a selector ignores the context).
+  next_ = count_ = 0;
+  Selector& selector = point.selector();
+  if (!selector.decides_ahead()) return true;
+  try {
+    const int batch = std::clamp(selector.ahead_batch(), 1, max_batch);
+    while (count_ < batch && selector.decides_ahead()) {
+      const Decision d = point.choose(Context{0, p, {}});
+      ahead_[static_cast<std::size_t>(count_++)] = d;
+      // A batch runs one arm. A draw of another arm, or one that explores,
+      // ends it: its outcome is then learned as soon as it completes and
+      // reaches the next draw, as without a batch (held outcomes of draws
+      // that explore kept trying near-equal arms).
+      if (d.exploring || d.arm != ahead_[0].arm) break;
+    }
+  } catch (...) {
+    // Front-ends complete instances where nothing may throw (a loop's close
+    // is noexcept; on MPI only rank 0 would fail): next() asks again, and
+    // there a failure reaches the caller on every rank.
+    count_ = 0;
+  }
+  return true;
+}
+
+void DecisionsAhead::learn_held(DecisionPoint& point) {
+  for (int i = 0; i < held_count_; ++i) {
+    const Held& h = held_[static_cast<std::size_t>(i)];
+    point.observe(h.decision, h.outcome);
+  }
+  held_count_ = 0;
+}
+
+}  // namespace autosched
