@@ -82,6 +82,11 @@ struct ProfiledLoop {
   [[nodiscard]] double arm_ns(int arm) const {
     return simulate_loop(profile, arms[static_cast<std::size_t>(arm)], {.workers = p}).time_ns;
   }
+  [[nodiscard]] double best_ns() const {
+    double best = arm_ns(0);
+    for (int a = 1; a < static_cast<int>(arms.size()); ++a) best = std::min(best, arm_ns(a));
+    return best;
+  }
   [[nodiscard]] Outcome outcome_of(const Decision& d, int k) const {
     Outcome o;
     o.time_ns = (d.profile ? 2.0 : 1.0) * arm_ns(d.arm) * (1.0 + 0.01 * ((k * 7) % 5 - 2));
@@ -97,8 +102,7 @@ TEST(DecisionEngine, AutoDecidesAtTheStartUntilItSettlesThenAhead) {
   // alone, made at complete() while its memory is cached.
   const SelectorConfig config = parse_selector("auto", "test");
   const ProfiledLoop loop(config);
-  double best_ns = loop.arm_ns(0);
-  for (int a = 1; a < static_cast<int>(loop.arms.size()); ++a) best_ns = std::min(best_ns, loop.arm_ns(a));
+  const double best_ns = loop.best_ns();
   DecisionGroup& group = fresh_group("auto");
   int ahead = 0, near_best = 0;
   for (int k = 0; k < 300; ++k) {
@@ -174,13 +178,12 @@ TEST(DecisionEngine, SettledAutoLearnsABatchMadeAheadWhenItsLastInstanceComplete
 }
 
 TEST(DecisionEngine, ABatchRunsOneArmAndEndsAtTheFirstDrawOfAnotherOrThatExplores) {
-  // Two arms within a fraction of a percent of each other and noise of a
-  // few percent: the draws mix them, and every draw of the second arm must
-  // end its batch so that it is learned before the next draw.
+  // The arms within 10% of the best measure alike, with noise of a few
+  // percent: the draws mix them, and every draw of another arm than the
+  // batch's first must end its batch, so that it is learned before the next.
   const SelectorConfig config = parse_selector("auto", "test");
   const ProfiledLoop loop(config);
-  double best_ns = loop.arm_ns(0);
-  for (int a = 1; a < static_cast<int>(loop.arms.size()); ++a) best_ns = std::min(best_ns, loop.arm_ns(a));
+  const double best_ns = loop.best_ns();
   DecisionGroup& group = fresh_group("auto-batch-ends");
   int full = 0, ended = 0;
   for (int k = 0; k < 600; ++k) {
