@@ -65,7 +65,11 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
 #else
       std::printf("  --schedule S       autosched schedule for every loop, or omp:static|omp:dynamic|omp:guided\n");
 #endif
-      std::printf("  --record FILE      one CSV row per loop instance\n  --quiet            no summary\n");
+      std::printf(
+          "  --record FILE      one CSV row per loop instance\n"
+          "  --level-reference  follow each instance of an idempotent loop by a static reference\n"
+          "                     instance, recorded as <loop>@reference\n"
+          "  --quiet            no summary\n");
       for (const SizeOption& s : sizes_) {
         std::printf("  --%-16s %s (default %g)\n", s.name.c_str(), s.help.c_str(), s.value);
       }
@@ -73,6 +77,10 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
     }
     if (arg == "--quiet") {
       quiet_ = true;
+      continue;
+    }
+    if (arg == "--level-reference") {
+      level_reference_ = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) usage_error(name_, "unexpected argument '" + arg + "'");

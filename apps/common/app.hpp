@@ -14,6 +14,11 @@
 ///                        `#pragma omp for` with that OpenMP schedule;
 ///                        empty: autosched's default (AUTOSCHED_SCHEDULE or auto)
 ///   --record FILE        one CSV row per loop instance (see Recorder)
+///   --level-reference    after each instance of a loop the app declares
+///                        idempotent, run its body once more under OpenMP's
+///                        static schedule and record that as `<loop>@reference`:
+///                        the level this process runs at, which `autosched
+///                        report` divides out (docs/campaigns.md)
 ///   --quiet              no per-run summary on stdout
 /// plus the app's own size options (`--help` lists them with defaults).
 ///
@@ -56,6 +61,14 @@ struct SizeOption {
 /// schedule the omp_* runners only choose.
 enum class Runner : std::uint8_t { autosched, omp_static, omp_dynamic, omp_guided };
 
+/// Whether a loop's body may run twice over its range with the same outcome
+/// (stream-triad's a = b + s·c may; a sum into per-thread counters may not).
+/// Only such loops can be measured a second time as a level reference.
+enum class Idempotent : bool { no, yes };
+
+/// The suffix of the record's loop name for a level reference instance.
+inline constexpr const char* reference_suffix = "@reference";
+
 /// The executables' prefix: `autosched-` or, plain OpenMP, `autosched-plain-`.
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
 inline constexpr const char* program_prefix = "autosched-plain-";
@@ -81,9 +94,10 @@ class App {
   [[nodiscard]] bool quiet() const noexcept { return quiet_; }
 
   /// Runs body(i) for i in [0, n) as instance `step` of loop `loop`, under
-  /// the schedule being evaluated, and records it.
+  /// the schedule being evaluated, and records it. With --level-reference and
+  /// an idempotent body, the instance is followed by a reference instance.
   template <class Body>
-  void loop(const std::string& loop, std::int64_t n, Body&& body) {
+  void loop(const std::string& loop, std::int64_t n, Body&& body, Idempotent idempotent = Idempotent::no) {
     const auto start = std::chrono::steady_clock::now();
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
     // One call site per instantiation, i.e. per loop body: what the drop-in
@@ -111,6 +125,7 @@ class App {
 #endif
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
     record(loop, static_cast<double>(ns.count()));
+    if (level_reference_ && idempotent == Idempotent::yes) run_reference(loop, n, body);
   }
 
   /// Ends a time step (the loops run since the last call belong to it).
@@ -123,6 +138,23 @@ class App {
  private:
   void record(const std::string& loop, double ns);
 
+  /// The same body once more under a fixed schedule that no selector and no
+  /// drop-in touches (an inlined `schedule(static)` makes no runtime call):
+  /// right after the measured instance, in the same process, so whatever makes
+  /// this process or this minute fast or slow shows in both. Not counted in
+  /// the app's own totals.
+  template <class Body>
+  void run_reference(const std::string& loop, std::int64_t n, Body& body) {
+    const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t i = 0; i < n; ++i) body(i);
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+    if (record_ != nullptr) {
+      std::fprintf(record_, "%d,%s%s,%lld,omp-static,0,0,0\n", step_, loop.c_str(), reference_suffix,
+                   static_cast<long long>(ns.count()));
+    }
+  }
+
   std::string name_;
   std::vector<SizeOption> sizes_;
   int steps_ = 0;
@@ -130,6 +162,7 @@ class App {
   std::string schedule_;
   Runner runner_ = Runner::autosched;
   bool quiet_ = false;
+  bool level_reference_ = false;
   int step_ = 0;
   std::FILE* record_ = nullptr;
   double total_ns_ = 0;

@@ -56,7 +56,9 @@ int main(int argc, char** argv) {
   double s = 3.0;
   for (int step = 0; step < app.steps(); ++step) {
     s = 3.0 + static_cast<double>(step % 4);  // a fresh value every step, so no step repeats the last
-    app.loop("stream-triad/triad", n, [pa, pb, pc, s](std::int64_t i) { pa[i] = pb[i] + s * pc[i]; });
+    app.loop(
+        "stream-triad/triad", n, [pa, pb, pc, s](std::int64_t i) { pa[i] = pb[i] + s * pc[i]; },
+        autosched::apps::Idempotent::yes);
     app.end_step();
   }
   std::int64_t wrong = 0;

@@ -57,8 +57,18 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   EXPECT_FALSE(meta_value(runs.meta, "threads").empty());
   EXPECT_FALSE(meta_value(runs.meta, "build").empty());
   EXPECT_EQ(meta_value(runs.meta, "command"), "test_micro_campaign");
-  // Every step of every run: 2 apps × 1 loop × 4 configs × 2 reps × 4 steps, plus warm.
-  EXPECT_EQ(runs.rows.size(), 2U * 4 * 2 * 4 + 2U * 2 * 4);
+  // Every step of every run: 2 apps × 1 loop × 4 configs × 2 reps × 4 steps, plus warm,
+  // plus stream-triad's level reference after each of its instances (pisolver's
+  // loop is a reduction, so it has none).
+  std::size_t references = 0;
+  for (const auto& r : runs.rows) {
+    if (r.loop == "stream-triad/triad@reference") {
+      ++references;
+      EXPECT_EQ(r.arm, "omp-static");
+    }
+  }
+  EXPECT_EQ(references, 4U * 2 * 4 + 2U * 4);
+  EXPECT_EQ(runs.rows.size(), 2U * 4 * 2 * 4 + 2U * 2 * 4 + references);
 
   ReportOptions options;
   options.dir = dir.string();
@@ -82,6 +92,9 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   EXPECT_NE(text.find("## Degradation vs the Oracle"), std::string::npos);
   EXPECT_NE(text.find("| ExhaustiveSel |"), std::string::npos);
   EXPECT_NE(text.find("| auto (warm) |"), std::string::npos);
+  EXPECT_NE(text.find("Level-adjusted loops: stream-triad/triad."), std::string::npos);
+  EXPECT_NE(text.find("## Process levels"), std::string::npos);
+  EXPECT_EQ(text.find("@reference"), std::string::npos);  // never a loop of its own
   EXPECT_NE(report.degradation_table.find("pisolver/integrate"), std::string::npos);
 
   // metrics.csv: one row per (phase, loop, config); no arm below the Oracle.

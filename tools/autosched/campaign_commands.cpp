@@ -34,6 +34,7 @@ struct BenchOptions {
   std::string dropin_library;
   std::vector<std::string> app_args;
   bool no_progress = false;
+  bool no_level_reference = false;
 };
 
 struct ReportCommandOptions {
@@ -110,6 +111,7 @@ void run_bench_command(const BenchOptions& o) {
     plan.dropin_library = dropin_library();
   }
   plan.progress = !o.no_progress;
+  plan.level_reference = !o.no_level_reference;
   plan.command_line = command_line(g_argc, g_argv);
   add_app_args(plan, o.app_args);
   const BenchOutcome r = run_bench(plan);
@@ -152,6 +154,9 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--dropin-library", bench->dropin_library,
                 "libautosched-omp.so for the dropin: methods (default: as autosched run finds it)");
   b->add_flag("--no-progress", bench->no_progress, "No progress bar on stderr");
+  b->add_flag("--no-level-reference", bench->no_level_reference,
+              "Do not measure idempotent loops (stream-triad) a second time under a fixed schedule after each "
+              "instance; the report then leaves their process levels in");
   b->callback([bench] { run_bench_command(*bench); });
 
   auto report = std::make_shared<ReportCommandOptions>();

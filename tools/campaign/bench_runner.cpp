@@ -218,6 +218,9 @@ Metadata campaign_metadata(const BenchPlan& plan) {
   m.emplace_back("steps", std::to_string(plan.steps));
   m.emplace_back("seed", std::to_string(plan.seed));
   m.emplace_back("timing", "wall clock of each loop call as the app sees it, selection included");
+  m.emplace_back("level reference", plan.level_reference
+                                        ? "on: idempotent loops also run under a fixed schedule after each instance"
+                                        : "off");
   const auto dropin = [](const Configuration& c) { return c.dropin; };
   if (std::any_of(plan.configs.begin(), plan.configs.end(), dropin) ||
       std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), dropin)) {
@@ -274,6 +277,7 @@ BenchOutcome run_bench(const BenchPlan& plan) {
     std::vector<std::string> args{
         "--steps", std::to_string(plan.steps), "--threads", std::to_string(threads), "--record", record.string(),
         "--quiet"};
+    if (plan.level_reference) args.emplace_back("--level-reference");
     // The drop-in takes its schedule from the environment, as for any
     // unmodified program, and only that one: no OMP_SCHEDULE or per-loop one.
     std::vector<std::pair<std::string, std::string>> env;

@@ -29,6 +29,10 @@ struct BenchPlan {
   /// Extra app arguments, e.g. {"pisolver", {"--n", "3000"}} for small runs.
   std::map<std::string, std::vector<std::string>> app_args;
   unsigned seed = 1;
+  /// Pass --level-reference to every app: loops the app declares idempotent
+  /// are measured a second time under a fixed schedule after each instance,
+  /// so the report can divide out the level each process ran at.
+  bool level_reference = true;
   std::string command_line;
   bool progress = true;  ///< a progress bar with ETA on stderr
 };

@@ -2,6 +2,7 @@
 
 #include "gnuplot.hpp"
 #include "oracle_metrics.hpp"
+#include "process_levels.hpp"
 #include "runs_table.hpp"
 
 #include <autosched/core/error.hpp>
@@ -41,9 +42,9 @@ std::string fmt(double v, int decimals = 1) {
 
 /// The cold table of each loop with the warm runs appended as extra methods
 /// ("auto (warm)"), so both are judged against the same Oracle.
-std::vector<LoopMetrics> evaluate_all(const RunsTable& runs) {
-  std::vector<LoopTable> cold = group_rows(runs.rows, "cold");
-  const std::vector<LoopTable> warm = group_rows(runs.rows, "warm");
+std::vector<LoopMetrics> evaluate_all(const std::vector<StepRow>& rows) {
+  std::vector<LoopTable> cold = group_rows(rows, "cold");
+  const std::vector<LoopTable> warm = group_rows(rows, "warm");
   for (const LoopTable& w : warm) {
     auto it =
         std::find_if(cold.begin(), cold.end(), [&](const LoopTable& c) { return c.app == w.app && c.loop == w.loop; });
@@ -311,7 +312,10 @@ ReportOutcome write_report(const ReportOptions& options) {
   const fs::path dir = options.dir;
   const RunsTable runs = read_runs((dir / "runs.csv").string());
   if (runs.rows.empty()) detail::throw_error((dir / "runs.csv").string() + ": no runs recorded yet");
-  const std::vector<LoopMetrics> loops = evaluate_all(runs);
+  // Processes' levels divided out where the apps measured references
+  // (process_levels.hpp); everything below is computed on these rows.
+  const LevelAdjusted adjusted = divide_out_process_levels(runs.rows);
+  const std::vector<LoopMetrics> loops = evaluate_all(adjusted.rows);
   const std::vector<std::string> methods = names_of_kind(loops, ConfigKind::method, false);
   const std::vector<std::string> warm = names_of_kind(loops, ConfigKind::method, true);
   const std::vector<std::string> refs = names_of_kind(loops, ConfigKind::reference, false);
@@ -349,7 +353,14 @@ ReportOutcome write_report(const ReportOptions& options) {
   for (const auto& [k, v] : meta) md << "- **" << k << "**: " << v << '\n';
   md << "\nLoop times are per-step medians over the repetitions; the Oracle takes, at every step, the fastest of the "
         "arms measured (the fixed schedules), so a method can beat it only by luck of noise.\n\n";
-  md << "## Degradation vs the Oracle (%)\n\n(T − T_oracle) / T_oracle × 100; lower is better.\n\n" << degradation;
+  md << "## Degradation vs the Oracle (%)\n\n(T − T_oracle) / T_oracle × 100; lower is better.\n\n";
+  if (!adjusted.loops.empty()) {
+    md << "Level-adjusted loops:";
+    for (const auto& a : adjusted.loops) md << ' ' << a.loop;
+    md << ". Every instance of these loops is divided by the level its process ran at (see \"Process levels\" "
+          "below), so the tables measure the schedule, not the process's luck.\n\n";
+  }
+  md << degradation;
   md << "\n## The choices alone: degradation with each step priced at its arm's median (%)\n\n"
         "A method runs in its own processes, and on a shared machine one process can run every arm 10% or more "
         "faster or slower than the next. Here each step of a method is priced as the Oracle prices its own: at the "
@@ -362,6 +373,31 @@ ReportOutcome write_report(const ReportOptions& options) {
         "as fast as the arms' own processes did).\n\n"
      << matrix(
             loops, cold_and_warm, [](const LoopMetrics&, const ConfigMetrics& c) { return c.run_level; }, 2, true);
+  if (!adjusted.loops.empty()) {
+    md << "\n## Process levels\n\nAfter each instance of these loops the app ran the same body once more under "
+          "OpenMP's static schedule (`--level-reference`). A process's level is the median of its reference "
+          "instances ÷ the median over all processes; its instances of the loop were divided by it.\n\n"
+          "| loop | processes | without references (as measured) | baseline reference (ms) | lowest level | "
+          "median level | highest level |\n|---|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& a : adjusted.loops) {
+      md << "| " << a.loop << " | " << a.processes << " | " << a.unreferenced << " | " << fmt(a.baseline_ns / 1e6, 2)
+         << " | " << fmt(a.min_level, 2) << " | " << fmt(a.median_level, 2) << " | " << fmt(a.max_level, 2) << " |\n";
+    }
+    const std::vector<LoopMetrics> raw = evaluate_all(without_reference_rows(runs.rows));
+    std::vector<LoopMetrics> raw_adjusted_loops;
+    for (const auto& l : raw) {
+      for (const auto& a : adjusted.loops) {
+        if (a.app == l.app && a.loop == l.loop) raw_adjusted_loops.push_back(l);
+      }
+    }
+    md << "\nThe same loops as measured, levels left in (degradation vs the Oracle, %):\n\n"
+       << matrix(
+              raw_adjusted_loops, cold_and_warm,
+              [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, false)
+       << "| best fixed arm |";
+    for (const auto& l : raw_adjusted_loops) md << ' ' << fmt((l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100) << " |";
+    md << '\n';
+  }
   md << "\n## Regret vs the best fixed arm (%)\n\n"
      << matrix(
             loops, rows, [](const LoopMetrics&, const ConfigMetrics& c) { return c.regret_pct; }, 1, true);
@@ -424,7 +460,7 @@ ReportOutcome write_report(const ReportOptions& options) {
   std::vector<std::string> scripts{heatmap_script(dir, meta, loops, heat_rows)};
   std::vector<std::pair<const LoopMetrics*, Selection>> plots;
   std::set<std::string> labels;
-  const std::vector<LoopTable> cold_tables = group_rows(runs.rows, "cold");
+  const std::vector<LoopTable> cold_tables = group_rows(adjusted.rows, "cold");
   for (const auto& l : loops) {
     for (const auto& m : options.plot_methods) {
       Selection s{m, {}, {}};

@@ -1,0 +1,122 @@
+// Dividing out each process's level (process_levels.hpp) on rows small enough
+// to check by hand.
+#include <campaign/process_levels.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace autosched::campaign {
+namespace {
+
+StepRow row(const std::string& loop, const std::string& config, int rep, int step, double ms) {
+  StepRow r;
+  r.app = "app";
+  r.loop = loop;
+  r.config = config;
+  r.kind = ConfigKind::arm;
+  r.rep = rep;
+  r.step = step;
+  r.time_ns = ms * 1e6;
+  return r;
+}
+
+/// Three processes with references whose medians are 5, 10 and 5 ms (levels
+/// 1, 2, 1 against the median 5), one process without references, and a
+/// second loop that never had any.
+std::vector<StepRow> hand_rows() {
+  std::vector<StepRow> rows;
+  const double a1[] = {10, 10, 10}, a1_ref[] = {5, 5, 6};
+  const double a2[] = {20, 22, 18}, a2_ref[] = {10, 10, 10};
+  const double b1[] = {12, 12, 12}, b1_ref[] = {4, 5, 5};
+  const double b2[] = {30, 30, 30};
+  for (int s = 0; s < 3; ++s) {
+    rows.push_back(row("app/loop", "A", 1, s, a1[s]));
+    rows.push_back(row("app/loop@reference", "A", 1, s, a1_ref[s]));
+    rows.push_back(row("app/loop", "A", 2, s, a2[s]));
+    rows.push_back(row("app/loop@reference", "A", 2, s, a2_ref[s]));
+    rows.push_back(row("app/loop", "B", 1, s, b1[s]));
+    rows.push_back(row("app/loop@reference", "B", 1, s, b1_ref[s]));
+    rows.push_back(row("app/loop", "B", 2, s, b2[s]));
+    rows.push_back(row("app/other", "A", 1, s, 7));
+  }
+  return rows;
+}
+
+double time_of(const std::vector<StepRow>& rows, const std::string& loop, const std::string& config, int rep,
+               int step) {
+  for (const auto& r : rows) {
+    if (r.loop == loop && r.config == config && r.rep == rep && r.step == step) return r.time_ns / 1e6;
+  }
+  ADD_FAILURE() << "no row " << loop << " " << config << " " << rep << " " << step;
+  return -1;
+}
+
+TEST(ProcessLevels, ReferenceRowsAreTheLoopsEndingInTheSuffix) {
+  EXPECT_TRUE(is_reference_row(row("app/loop@reference", "A", 1, 0, 1)));
+  EXPECT_FALSE(is_reference_row(row("app/loop", "A", 1, 0, 1)));
+  EXPECT_FALSE(is_reference_row(row("@reference", "A", 1, 0, 1)));
+  EXPECT_FALSE(is_reference_row(row("app/reference", "A", 1, 0, 1)));
+}
+
+TEST(ProcessLevels, EachProcessIsDividedByItsReferenceMedianOverTheMedianOfAll) {
+  const LevelAdjusted out = divide_out_process_levels(hand_rows());
+  ASSERT_EQ(out.loops.size(), 1U);
+  const LevelAdjustment& a = out.loops[0];
+  EXPECT_EQ(a.loop, "app/loop");
+  EXPECT_EQ(a.processes, 3);
+  EXPECT_EQ(a.unreferenced, 1);
+  EXPECT_DOUBLE_EQ(a.baseline_ns, 5e6);
+  EXPECT_DOUBLE_EQ(a.min_level, 1.0);
+  EXPECT_DOUBLE_EQ(a.median_level, 1.0);
+  EXPECT_DOUBLE_EQ(a.max_level, 2.0);
+  // Level 2: halved. Level 1: as measured.
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 2, 0), 10);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 2, 1), 11);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 2, 2), 9);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 1, 1), 10);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "B", 1, 1), 12);
+  // No references: as measured; another loop: untouched.
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "B", 2, 0), 30);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/other", "A", 1, 2), 7);
+  // The reference instances are gone, nothing else is.
+  EXPECT_EQ(out.rows.size(), 15U);
+  for (const auto& r : out.rows) EXPECT_FALSE(is_reference_row(r));
+}
+
+TEST(ProcessLevels, WarmProcessesAreTheirOwnProcessesUnderTheSameBaseline) {
+  std::vector<StepRow> rows = hand_rows();
+  StepRow warm = row("app/loop", "A", 1, 0, 40);
+  warm.phase = "warm";
+  StepRow warm_ref = row("app/loop@reference", "A", 1, 0, 20);
+  warm_ref.phase = "warm";
+  rows.push_back(warm);
+  rows.push_back(warm_ref);
+  const LevelAdjusted out = divide_out_process_levels(rows);
+  ASSERT_EQ(out.loops.size(), 1U);
+  EXPECT_EQ(out.loops[0].processes, 4);
+  EXPECT_DOUBLE_EQ(out.loops[0].baseline_ns, 7.5e6);  // medians 5, 10, 5, 20
+  for (const auto& r : out.rows) {
+    if (r.phase == "warm") {
+      EXPECT_DOUBLE_EQ(r.time_ns, 40e6 / (20.0 / 7.5));
+    }
+  }
+}
+
+TEST(ProcessLevels, WithoutReferencesTheRowsStayAsMeasured) {
+  const std::vector<StepRow> rows = hand_rows();
+  const std::vector<StepRow> raw = without_reference_rows(rows);
+  EXPECT_EQ(raw.size(), 15U);
+  EXPECT_DOUBLE_EQ(time_of(raw, "app/loop", "A", 2, 0), 20);
+  std::vector<StepRow> plain;
+  for (const auto& r : rows) {
+    if (r.loop == "app/other") plain.push_back(r);
+  }
+  const LevelAdjusted untouched = divide_out_process_levels(plain);
+  EXPECT_TRUE(untouched.loops.empty());
+  EXPECT_EQ(untouched.rows.size(), plain.size());
+}
+
+}  // namespace
+}  // namespace autosched::campaign
