@@ -303,10 +303,30 @@ std::string arm_text(std::string_view technique, std::int64_t chunk) {
   return out;
 }
 
-LoopSite::LoopSite(std::string id, std::string where, Runtime runtime, AskedKind asked, long asked_chunk)
-    : id_(std::move(id)), where_(std::move(where)), loop_(&drive::loop(id_)) {
-  schedule_ = schedule_for(id_, where_, schedule_source_);
+LoopSite::LoopSite(std::string id, SitePlace place, Runtime runtime, AskedKind asked, long asked_chunk)
+    : id_(std::move(id)), place_(std::move(place)), loop_(&drive::loop(id_)) {
+  // The name is needed now only to match AUTOSCHED_SCHEDULE_FOR's names.
+  const bool by_name = !schedule_environment().per_loop.empty();
+  schedule_ = schedule_for(id_, by_name ? where() : std::string(), schedule_source_);
   native_arm_ = native_arm_of(runtime, asked, asked_chunk);
+}
+
+const std::string& LoopSite::where() const {
+  std::call_once(where_once_, [this] {
+    if (!place_.source.empty()) {
+      where_ = place_.source;
+      return;
+    }
+    std::string symbol = symbol_at(place_.module_path, place_.offset);
+    Dl_info info{};
+    if (symbol.empty() && dladdr(place_.return_address, &info) != 0 && info.dli_sname != nullptr) {
+      symbol = readable(info.dli_sname);
+    }
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "+0x%zx", static_cast<std::size_t>(place_.offset));
+    where_ = symbol.empty() ? place_.module + offset : symbol + " in " + place_.module;
+  });
+  return where_;
 }
 
 bool LoopSite::record(const InstanceRecord& r) {
@@ -345,21 +365,13 @@ LoopSite& loop_site(const void* return_address, const char* source, Runtime runt
     std::snprintf(offset, sizeof offset, "+0x%zx", static_cast<std::size_t>(m.offset));
     const std::string module = basename_of(m.path);
     const std::string id = "omp:" + module + "@" + module_key(m) + offset;
-    std::string where = source_of(source);
-    if (where.empty()) {
-      Dl_info info{};
-      std::string symbol = symbol_at(m.path, m.offset);
-      if (symbol.empty() && dladdr(return_address, &info) != 0 && info.dli_sname != nullptr) {
-        symbol = readable(info.dli_sname);
-      }
-      where = symbol.empty() ? module + offset : symbol + " in " + module;
-    }
+    SitePlace place{return_address, m.path, module, m.offset, source_of(source)};
     // The same id from another address cannot happen (one module, one
     // offset), but a second site must never share a record: reuse it.
     if (auto it = r.by_id.find(id); it != r.by_id.end()) {
       site = it->second;
     } else {
-      r.sites.push_back(std::make_unique<LoopSite>(id, std::move(where), runtime, asked, asked_chunk));
+      r.sites.push_back(std::make_unique<LoopSite>(id, std::move(place), runtime, asked, asked_chunk));
       site = r.sites.back().get();
       r.by_id.emplace(id, site);
     }

@@ -45,12 +45,25 @@ struct SiteStats {
   std::map<std::string, ArmTime> arms;  ///< "ss,chunk=1" → its instances
 };
 
+/// Where a call site is, as found on its first call; enough to name it later.
+struct SitePlace {
+  const void* return_address = nullptr;
+  std::string module_path;  ///< the module file, for its symbol table
+  std::string module;       ///< its base name
+  std::uintptr_t offset = 0;
+  std::string source;  ///< from clang's source string ("solver.c:42 (relax)"), or empty
+};
+
 class LoopSite {
  public:
-  LoopSite(std::string id, std::string where, Runtime runtime, AskedKind asked, long asked_chunk);
+  LoopSite(std::string id, SitePlace place, Runtime runtime, AskedKind asked, long asked_chunk);
 
   [[nodiscard]] const std::string& id() const noexcept { return id_; }
-  [[nodiscard]] const std::string& where() const noexcept { return where_; }
+  /// The name for people. Found on first use, not on the loop's first call:
+  /// reading the module's symbol table takes about a millisecond, which the
+  /// loop's first instance would otherwise pay (the report and
+  /// AUTOSCHED_SCHEDULE_FOR by name are its only users).
+  [[nodiscard]] const std::string& where() const;
   [[nodiscard]] drive::Loop& loop() const noexcept { return *loop_; }
   /// The schedule the environment gives this loop by its `where` name
   /// (AUTOSCHED_SCHEDULE_FOR="solver.c:42=fac2"), or the drop-in's reading of
@@ -69,7 +82,9 @@ class LoopSite {
 
  private:
   std::string id_;
-  std::string where_;
+  SitePlace place_;
+  mutable std::once_flag where_once_;
+  mutable std::string where_;
   drive::Loop* loop_;
   const Schedule* schedule_ = nullptr;
   const char* schedule_source_ = "AUTOSCHED_SCHEDULE";
