@@ -15,7 +15,7 @@ split_ms=${2:-7}
 # runs.csv: phase,app,loop,configuration,kind,spec,rep,step,time_ns,...
 grep -v '^#' "$dir/runs.csv" |
   awk -F, -v split_ms="$split_ms" '
-    $1 == "cold" && $2 == "stream-triad" && $8 >= 10 {
+    $1 == "cold" && $3 == "stream-triad/triad" && $8 >= 10 {
       k = $4 "," $7
       if (!(k in first)) { first[k] = ++n; order[n] = k }
       sum[k] += $9; count[k]++

@@ -80,13 +80,18 @@ tables() {  # <phase>: cold (a fresh store) or warm (the second run on the store
   echo
   echo "| app/loop | native auto | drop-in auto | difference ± 2 SE |"
   echo "|---|---:|---:|---:|"
+  # Files: the processes' levels (divided out as the report did, docs/campaigns.md), the Oracle's
+  # steps, the runs; the level reference instances are not a loop of their own.
   awk -F, -v phase="$1" '
     FNR == 1 {file++}
     /^#/ || $1 == "phase" || $1 == "app" {next}
-    file == 1 { k = $2 SUBSEP $4; if (!(k in seen)) {seen[k] = 1; oracle[$2] += $7}; next }
+    file == 1 { level[$1, $3, $4, $5] = $6; next }
+    file == 2 { k = $2 SUBSEP $4; if (!(k in seen)) {seen[k] = 1; oracle[$2] += $7}; next }
+    $3 ~ /@reference$/ {next}
     $1 == phase && ($4 == "auto" || $4 == "dropin:auto") {
       if (!(($3) in known)) {known[$3] = 1; order[++n] = $3}
-      total[$3, $4, $7] += $9; reps[$3, $4, $7] = 1
+      l = level[$1, $3, $4, $7]; if (l == "") l = 1
+      total[$3, $4, $7] += $9 / l; reps[$3, $4, $7] = 1
     }
     END {
       for (i = 1; i <= n; ++i) {
@@ -101,7 +106,7 @@ tables() {  # <phase>: cold (a fresh store) or warm (the second run on the store
         se = sqrt((cnt[1] ? sd[1] ^ 2 / cnt[1] : 0) + (cnt[2] ? sd[2] ^ 2 / cnt[2] : 0))
         printf "| %s | %.1f ± %.1f | %.1f ± %.1f | %+.1f ± %.1f |\n", l, m[1], sd[1], m[2], sd[2], m[2] - m[1], 2 * se
       }
-    }' "$dir/steps.csv" "$dir/runs.csv"
+    }' "$dir/process-levels.csv" "$dir/steps.csv" "$dir/runs.csv"
 }
 
 mkdir -p docs/results

@@ -41,7 +41,7 @@ done
 
 # 3. Real runs of every arm.
 "$bin/autosched" bench --apps all --arms all --references none --methods none --reps "$reps" --steps "$steps" \
-  --threads 2 --out "$dir/bench" --no-progress
+  --threads 2 --out "$dir/bench" --no-progress --no-level-reference
 
 # Median step time per loop and arm (steps 2.. of every repetition: the
 # first instances pay for thread creation and page faults), against the

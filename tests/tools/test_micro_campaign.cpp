@@ -74,7 +74,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   options.dir = dir.string();
   options.plot_methods = {"Oracle", "ExhaustiveSel"};
   const ReportOutcome report = write_report(options);
-  for (const char* file : {"summary.md", "metrics.csv", "steps.csv", "heatmap.gp", "heatmap.dat"}) {
+  for (const char* file : {"summary.md", "metrics.csv", "steps.csv", "process-levels.csv", "heatmap.gp", "heatmap.dat"}) {
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   }
   EXPECT_TRUE(fs::exists(dir / "selection-pisolver-integrate-ExhaustiveSel.gp"));
@@ -83,6 +83,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
             "explored_steps_pct,explored_time_pct,explored_lost_ms,settled_step,same_arm_pct,near_oracle_pct,"
             "selector_ns,rep_spread_pct,choice_pct,run_level");
   EXPECT_EQ(first_data_line(dir / "steps.csv"), "app,loop,config,step,median_ns,arm,oracle_ns,oracle_arm");
+  EXPECT_EQ(first_data_line(dir / "process-levels.csv"), "phase,app,loop,config,rep,level");
   if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
     EXPECT_TRUE(fs::exists(dir / "heatmap.png"));
     EXPECT_TRUE(fs::exists(dir / "selection-stream-triad-triad-Oracle.png"));

@@ -71,6 +71,11 @@ TEST(ProcessLevels, EachProcessIsDividedByItsReferenceMedianOverTheMedianOfAll) 
   EXPECT_DOUBLE_EQ(a.min_level, 1.0);
   EXPECT_DOUBLE_EQ(a.median_level, 1.0);
   EXPECT_DOUBLE_EQ(a.max_level, 2.0);
+  ASSERT_EQ(out.processes.size(), 3U);
+  for (const ProcessLevel& p : out.processes) {
+    EXPECT_EQ(p.loop, "app/loop");
+    EXPECT_DOUBLE_EQ(p.level, p.config == "A" && p.rep == 2 ? 2.0 : 1.0) << p.config << p.rep;
+  }
   // Level 2: halved. Level 1: as measured.
   EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 2, 0), 10);
   EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 2, 1), 11);

@@ -62,6 +62,8 @@ LevelAdjusted divide_out_process_levels(const std::vector<StepRow>& rows) {
     for (const auto& [process, m] : medians) {
       level[loop][process] = m / a.baseline_ns;
       levels.push_back(m / a.baseline_ns);
+      const auto& [phase, app, config, rep] = process;
+      out.processes.push_back({phase, app, loop.second, config, rep, m / a.baseline_ns});
     }
     a.min_level = *std::min_element(levels.begin(), levels.end());
     a.max_level = *std::max_element(levels.begin(), levels.end());

@@ -30,9 +30,20 @@ struct LevelAdjustment {
   double max_level = 0;
 };
 
+/// One process's level for one loop.
+struct ProcessLevel {
+  std::string phase;
+  std::string app;
+  std::string loop;
+  std::string config;
+  int rep = 0;
+  double level = 1;  ///< its reference median ÷ the loop's baseline
+};
+
 struct LevelAdjusted {
   std::vector<StepRow> rows;  ///< the loops' instances, levels divided out; no reference rows
   std::vector<LevelAdjustment> loops;  ///< the loops that had references
+  std::vector<ProcessLevel> processes;  ///< every process with references, by loop
 };
 
 /// True for a reference instance's row (its loop ends in "@reference").

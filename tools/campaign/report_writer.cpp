@@ -166,6 +166,18 @@ void write_steps_csv(const fs::path& path, const Metadata& meta, const std::vect
 }
 
 /// "2 (real threads of this machine)" → "2".
+/// Every process's level (process_levels.hpp), so that a script summing
+/// runs.csv itself can divide it out as the report did.
+void write_levels_csv(const fs::path& path, const Metadata& meta, const std::vector<ProcessLevel>& processes) {
+  OutputFile f = create_file(path);
+  write_metadata(f.get(), meta);
+  std::fputs("phase,app,loop,config,rep,level\n", f.get());
+  for (const auto& p : processes) {
+    std::fprintf(f.get(), "%s,%s,%s,%s,%d,%.6f\n", p.phase.c_str(), csv_field(p.app).c_str(), csv_field(p.loop).c_str(),
+                 csv_field(p.config).c_str(), p.rep, p.level);
+  }
+}
+
 std::string thread_count(const Metadata& meta) {
   const std::string t = meta_value(meta, "threads");
   return t.substr(0, t.find(' '));
@@ -328,6 +340,7 @@ ReportOutcome write_report(const ReportOptions& options) {
   const Metadata& meta = runs.meta;
   write_metrics_csv(dir / "metrics.csv", meta, loops);
   write_steps_csv(dir / "steps.csv", meta, loops);
+  write_levels_csv(dir / "process-levels.csv", meta, adjusted.processes);
 
   // The headline table: every method and reference, then the best fixed arm.
   std::string degradation = matrix(
