@@ -44,6 +44,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace autosched::apps {
@@ -139,8 +140,16 @@ class App {
   void reference(const std::string& loop, std::int64_t n, Body&& body) {
     if (!level_reference_) return;
     const auto start = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(static) num_threads(threads_)
-    for (std::int64_t i = 0; i < n; ++i) body(i);
+#pragma omp parallel num_threads(threads_)
+    {
+      // Each thread's own copy of the body: its captures cannot alias what
+      // the body writes, so the compiler keeps them in registers and the
+      // reference runs as fast as the loop it stands for (through the shared
+      // object, the plain build's reference ran 0.75 against 0.55 ms).
+      std::decay_t<Body> local = body;
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) local(i);
+    }
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
     record_reference(loop, static_cast<double>(ns.count()));
   }
