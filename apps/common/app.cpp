@@ -194,7 +194,8 @@ void App::record(const std::string& loop, double ns) {
 }
 
 void App::record_reference(const std::string& loop, double ns) {
-  if (record_ != nullptr) std::fprintf(record_, "%d,%s%s,%.0f,omp-static,0,0,0\n", step_, loop.c_str(), reference_suffix, ns);
+  if (record_ != nullptr)
+    std::fprintf(record_, "%d,%s%s,%.0f,omp-static,0,0,0\n", step_, loop.c_str(), reference_suffix, ns);
 }
 
 int App::finish(bool verified, const std::string& what) {

@@ -74,7 +74,8 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   options.dir = dir.string();
   options.plot_methods = {"Oracle", "ExhaustiveSel"};
   const ReportOutcome report = write_report(options);
-  for (const char* file : {"summary.md", "metrics.csv", "steps.csv", "process-levels.csv", "heatmap.gp", "heatmap.dat"}) {
+  for (const char* file :
+       {"summary.md", "metrics.csv", "steps.csv", "process-levels.csv", "heatmap.gp", "heatmap.dat"}) {
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   }
   EXPECT_TRUE(fs::exists(dir / "selection-pisolver-integrate-ExhaustiveSel.gp"));

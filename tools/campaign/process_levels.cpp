@@ -25,7 +25,8 @@ std::string measured_loop(const StepRow& reference) {
 }  // namespace
 
 bool is_reference_row(const StepRow& row) {
-  return row.loop.size() > suffix.size() && std::string_view(row.loop).substr(row.loop.size() - suffix.size()) == suffix;
+  return row.loop.size() > suffix.size() &&
+         std::string_view(row.loop).substr(row.loop.size() - suffix.size()) == suffix;
 }
 
 std::vector<StepRow> without_reference_rows(const std::vector<StepRow>& rows) {

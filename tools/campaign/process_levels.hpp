@@ -22,8 +22,8 @@ namespace autosched::campaign {
 struct LevelAdjustment {
   std::string app;
   std::string loop;
-  int processes = 0;     ///< runs with reference instances, whose times were divided
-  int unreferenced = 0;  ///< runs of the loop without any, left as measured
+  int processes = 0;       ///< runs with reference instances, whose times were divided
+  int unreferenced = 0;    ///< runs of the loop without any, left as measured
   double baseline_ns = 0;  ///< median over processes of their reference medians
   double min_level = 0;    ///< process levels: reference median ÷ baseline
   double median_level = 0;
@@ -41,8 +41,8 @@ struct ProcessLevel {
 };
 
 struct LevelAdjusted {
-  std::vector<StepRow> rows;  ///< the loops' instances, levels divided out; no reference rows
-  std::vector<LevelAdjustment> loops;  ///< the loops that had references
+  std::vector<StepRow> rows;            ///< the loops' instances, levels divided out; no reference rows
+  std::vector<LevelAdjustment> loops;   ///< the loops that had references
   std::vector<ProcessLevel> processes;  ///< every process with references, by loop
 };
 

@@ -408,7 +408,8 @@ ReportOutcome write_report(const ReportOptions& options) {
               raw_adjusted_loops, cold_and_warm,
               [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, false)
        << "| best fixed arm |";
-    for (const auto& l : raw_adjusted_loops) md << ' ' << fmt((l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100) << " |";
+    for (const auto& l : raw_adjusted_loops)
+      md << ' ' << fmt((l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100) << " |";
     md << '\n';
   }
   md << "\n## Regret vs the best fixed arm (%)\n\n"
