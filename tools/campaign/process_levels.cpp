@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <tuple>
 
@@ -47,31 +48,28 @@ LevelAdjusted divide_out_process_levels(const std::vector<StepRow>& rows) {
   }
   std::map<LoopKey, std::map<ProcessKey, double>> level;
   LevelAdjusted out;
-  for (auto& [loop, processes] : references) {
-    std::map<ProcessKey, double> medians;
-    std::vector<double> all;
-    for (auto& [process, times] : processes) {
-      medians[process] = median(times);
-      all.push_back(medians[process]);
-    }
+  for (const auto& [loop, processes] : references) {
+    std::map<ProcessKey, double>& levels = level[loop];
+    std::vector<double> medians;
+    for (const auto& [process, times] : processes) medians.push_back(levels[process] = median(times));
     LevelAdjustment a;
     a.app = loop.first;
     a.loop = loop.second;
-    a.processes = static_cast<int>(medians.size());
-    a.baseline_ns = median(all);
-    std::vector<double> levels;
-    for (const auto& [process, m] : medians) {
-      level[loop][process] = m / a.baseline_ns;
-      levels.push_back(m / a.baseline_ns);
+    a.processes = static_cast<int>(levels.size());
+    a.baseline_ns = median(medians);
+    std::vector<double> values;
+    for (auto& [process, m] : levels) {
+      m /= a.baseline_ns;  // the process's median becomes its level
+      values.push_back(m);
       const auto& [phase, app, config, rep] = process;
-      out.processes.push_back({phase, app, loop.second, config, rep, m / a.baseline_ns});
+      out.processes.push_back({phase, app, loop.second, config, rep, m});
     }
-    a.min_level = *std::min_element(levels.begin(), levels.end());
-    a.max_level = *std::max_element(levels.begin(), levels.end());
-    a.median_level = median(levels);
+    a.min_level = *std::min_element(values.begin(), values.end());
+    a.max_level = *std::max_element(values.begin(), values.end());
+    a.median_level = median(values);
     out.loops.push_back(a);
   }
-  std::map<LoopKey, std::map<ProcessKey, bool>> unreferenced;
+  std::map<LoopKey, std::set<ProcessKey>> unreferenced;
   out.rows.reserve(rows.size());
   for (const StepRow& r : rows) {
     if (is_reference_row(r)) continue;
@@ -80,7 +78,7 @@ LevelAdjusted divide_out_process_levels(const std::vector<StepRow>& rows) {
       if (const auto process = loop->second.find(process_of(r)); process != loop->second.end()) {
         adjusted.time_ns = r.time_ns / process->second;
       } else {
-        unreferenced[loop->first][process_of(r)] = true;
+        unreferenced[loop->first].insert(process_of(r));
       }
     }
     out.rows.push_back(std::move(adjusted));
