@@ -45,6 +45,18 @@ std::vector<double> predict_arms(const Portfolio& arms, const CostProfile& profi
   return out;
 }
 
+std::vector<double> predict_arms_robust(const Portfolio& arms, const CostProfile& profile, int workers, double jitter,
+                                        std::vector<std::int64_t>* dispatches) {
+  if (workers < 2 || !(jitter > 0)) return predict_arms(arms, profile, workers, {}, dispatches);
+  std::vector<double> speeds(static_cast<std::size_t>(workers), 1.0);
+  speeds.front() = 1.0 - std::min(jitter, 0.9);
+  std::vector<double> out = predict_arms(arms, profile, workers, speeds, dispatches);
+  std::swap(speeds.front(), speeds.back());
+  const std::vector<double> last = predict_arms(arms, profile, workers, speeds);
+  for (std::size_t a = 0; a < out.size(); ++a) out[a] = (out[a] + last[a]) / 2;  // an unpredicted arm stays +inf
+  return out;
+}
+
 std::vector<int> rank_by(const std::vector<double>& predicted, std::span<const std::int64_t> dispatches) {
   std::vector<int> order(predicted.size());
   std::iota(order.begin(), order.end(), 0);

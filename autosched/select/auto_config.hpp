@@ -54,6 +54,13 @@ struct AutoConfig {
   /// 10% keeps every arm that could really be best.
   double margin = 0.10;
   int max_trials = 4;
+  /// The ranking simulates a team in which one worker loses this share of
+  /// its time (predict_arms_robust in select/arm_ranking.hpp), as real
+  /// threads do: static arms then rank behind the dynamic ones they tie with
+  /// on perfect workers. 0.05: the median, doubled, of how far static fell
+  /// behind the best arm on the six apps in the 2-core campaign (1–4
+  /// points, P = 2 halves a slow worker's loss under dynamic scheduling).
+  double jitter = 0.05;
   /// Warm start: the stored best arm runs `verify` instances; if their mean is
   /// within `match` (or 3σ/√verify) of the stored mean the loop is the one the
   /// store knows and the run exploits; otherwise it is profiled and ranked

@@ -379,7 +379,7 @@ void AutoSelector::reopen() {
 void AutoSelector::rank(const CostProfile& profile, int workers) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::int64_t> dispatches;
-  raw_predicted_ = predict_arms(loop_arms_, profile, workers, {}, &dispatches);
+  raw_predicted_ = predict_arms_robust(loop_arms_, profile, workers, config_.jitter, &dispatches);
   predicted_ = raw_predicted_;
   if (prior_ != nullptr) {
     for (std::size_t a = 0; a < predicted_.size(); ++a) predicted_[a] *= prior_->factor(loop_arms_[a]);

@@ -197,6 +197,47 @@ TEST(AutoPrediction, TiesGoToFewerDispatches) {
   EXPECT_EQ(rank_by({5, 3, 3, 7}, dispatches), (std::vector<int>{2, 1, 0, 3}));
 }
 
+TEST(AutoPrediction, ARobustPredictionChargesStaticForASlowWorker) {
+  // A balanced loop: 1000 iterations of 1 µs, no overhead. On two perfect
+  // workers static takes 500 µs. With one worker 10% slow (either one)
+  // static waits for its 500 µs at speed 0.9, 555.6 µs; ss:10 shares the
+  // 1000 µs out at the team's speed 1.9, about 526 µs.
+  const CostProfile flat = CostProfile::uniform(1000, 1000.0, 0.0, 100);
+  const Portfolio arms{arm("static"), arm("ss:10")};
+  const std::vector<double> plain = predict_arms(arms, flat, 2);
+  EXPECT_NEAR(plain[0], 500e3, 1);
+  EXPECT_NEAR(plain[1], 500e3, 1);
+  const std::vector<double> robust = predict_arms_robust(arms, flat, 2, 0.10);
+  EXPECT_NEAR(robust[0], 500e3 / 0.9, 1);
+  EXPECT_NEAR(robust[1], 1000e3 / 1.9, 6e3);  // within a chunk (10 µs at 0.9) of the fluid share
+  EXPECT_LT(robust[1], robust[0] * 0.96);
+  // No jitter, or one worker: the plain prediction.
+  EXPECT_EQ(predict_arms_robust(arms, flat, 2, 0.0), plain);
+  EXPECT_EQ(predict_arms_robust(arms, flat, 1, 0.10), predict_arms(arms, flat, 1));
+}
+
+TEST(AutoPrediction, OnABalancedLoopStaticIsNotTriedFirst) {
+  // Perfect workers tie static with every dynamic arm on a balanced loop,
+  // and the tie goes to its two dispatches; real threads lose time, so the
+  // default ranking (jitter 0.05) puts the dynamic arms first.
+  const Portfolio arms{arm("static"), arm("gss"), arm("ss:16")};
+  const CostProfile flat = CostProfile::uniform(4096, 1000.0, 5.0, 64);
+  const Context context{4096, 2, {}};
+  for (const double jitter : {0.0, 0.05}) {
+    AutoSelector s(arms, {.jitter = jitter});
+    const Decision first = s.choose(context);
+    ASSERT_TRUE(first.profile);
+    s.observe(first, measured(2.1e6, &flat));
+    ASSERT_FALSE(s.shortlist().empty());
+    if (jitter == 0.0) {
+      EXPECT_EQ(s.shortlist().front(), 0) << "perfect workers: static ties and has the fewest dispatches";
+    } else {
+      EXPECT_NE(s.shortlist().front(), 0);
+      EXPECT_GT(s.predicted()[0], 1.01 * s.predicted()[static_cast<std::size_t>(s.shortlist().front())]);
+    }
+  }
+}
+
 TEST(AutoPrediction, WhereDispatchesQueueChunksBelowACoarseUnitCount) {
   // 10^5 iterations on 200 workers: a coarse unit is 32 iterations, so
   // fac2 with a minimum chunk of 8 or of 16 would be the same simulation.

@@ -89,12 +89,17 @@ TEST(SelectorConfig, ParsesSelectorsKeysAndPortfolios) {
   EXPECT_DOUBLE_EQ(c.automatic.margin, 0.05);
   EXPECT_EQ(c.automatic.max_trials, 3);
   EXPECT_TRUE(parse_selector("auto", "test").automatic.predict);
+  EXPECT_DOUBLE_EQ(parse_selector("auto", "test").automatic.jitter, 0.05);
+  EXPECT_DOUBLE_EQ(parse_selector("auto,jitter=0", "test").automatic.jitter, 0.0);
+  EXPECT_DOUBLE_EQ(parse_selector("auto,jitter=0.1", "test").automatic.jitter, 0.1);
 }
 
 TEST(SelectorConfig, RejectsBadPredictionKeys) {
   EXPECT_THROW(parse_selector("auto,predict=maybe", "test"), Error);
   EXPECT_THROW(parse_selector("auto,margin=-1", "test"), Error);
   EXPECT_THROW(parse_selector("auto,trials=1", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,jitter=0.95", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,jitter=-0.1", "test"), Error);
   EXPECT_THROW(parse_selector("auto:qlearn,predict=no", "test"), Error);  // an auto key only
 }
 
