@@ -8,7 +8,8 @@
 ///      runs the `profiling` technique, which measures where the loop's time
 ///      goes (a CostProfile).
 ///   1. Rank: every arm is simulated on that profile with the real
-///      technique objects (select/arm_ranking.hpp); only arms predicted
+///      technique objects, on a team with one slow worker (`jitter`,
+///      predict_arms_robust in select/arm_ranking.hpp); only arms predicted
 ///      within `margin` of the best are tried (at least two, at most
 ///      `max_trials`), best-predicted first (that first trial is not
 ///      exploration: it is the prediction). After them, the next-best

@@ -2,7 +2,9 @@
 // measured cost profile (select/arm_ranking.hpp). It runs once per profile
 // (the first instance of a loop in a process, and after a detected change),
 // in observe() after the instance closed, never between chunks. Prints CSV:
-//   workers, queued, arms, iterations, median_us, p90_us
+//   workers, queued, robust, arms, iterations, median_us, p90_us
+// (robust = 1: as `auto` ranks, two simulations per arm with one worker 5%
+// slow, predict_arms_robust; 0: one simulation on perfect workers)
 // for a 10^5-iteration profile of 256 blocks whose cost rises along the
 // loop, auto's 24 arms plus six chunked ones (30), at P = 2, 20, 56, 128,
 // and at P = 200 with process-level dispatch queues (12 µs at the counter,
@@ -13,6 +15,7 @@
 #include <autosched/core/text.hpp>
 #include <autosched/select/arm.hpp>
 #include <autosched/select/arm_ranking.hpp>
+#include <autosched/select/auto_config.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -46,22 +49,25 @@ int main(int argc, char** argv) {
   }
   CostProfile queued = profile;
   queued.set_dispatch_queues(12000, 6000);
-  std::printf("workers,queued,arms,iterations,median_us,p90_us\n");
+  std::printf("workers,queued,robust,arms,iterations,median_us,p90_us\n");
   const std::pair<int, const CostProfile*> cases[] = {{2, &profile},   {20, &profile}, {56, &profile},
                                                       {128, &profile}, {200, &queued}};
-  for (const auto& [p, measured] : cases) {
-    std::vector<double> us;
-    double sink = 0;
-    for (int r = 0; r < repeats; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const std::vector<double> predicted = predict_arms(arms, *measured, p);
-      us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-      sink += predicted.front();
+  for (const bool robust : {false, true}) {
+    for (const auto& [p, measured] : cases) {
+      std::vector<double> us;
+      double sink = 0;
+      for (int r = 0; r < repeats; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<double> predicted =
+            robust ? predict_arms_robust(arms, *measured, p, AutoConfig{}.jitter) : predict_arms(arms, *measured, p);
+        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        sink += predicted.front();
+      }
+      std::sort(us.begin(), us.end());
+      std::printf("%d,%d,%d,%zu,%lld,%.1f,%.1f\n", p, measured->dispatches_queue() ? 1 : 0, robust ? 1 : 0,
+                  arms.size(), static_cast<long long>(n), us[us.size() / 2], us[us.size() * 9 / 10]);
+      if (sink < 0) std::puts("");  // keeps the predictions alive
     }
-    std::sort(us.begin(), us.end());
-    std::printf("%d,%d,%zu,%lld,%.1f,%.1f\n", p, measured->dispatches_queue() ? 1 : 0, arms.size(), static_cast<long long>(n), us[us.size() / 2],
-                us[us.size() * 9 / 10]);
-    if (sink < 0) std::puts("");  // keeps the predictions alive
   }
   return 0;
 }

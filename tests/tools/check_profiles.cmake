@@ -27,6 +27,13 @@ expect("${out}" "\n  static-steal:expert +[0-9.]+ +[0-9.]+\n")
 # The same profile at the process level: rank 0's queues (counter, coordinator).
 run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 200 --queues 12000,6000)
 expect("${out}" "simulated at P = 200: 24 arms ranked in [0-9]+ ")
+# Ranked as auto ranks: one worker 5% slow.
+run(0 ${CLI} simulate --profiles ${dir}/p.tsv --jitter 0.05)
+expect("${out}" "simulated at P = [0-9]+, one worker 5% slow: 24 arms ranked in [0-9]+ ")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --jitter 0.05 --speeds 1:0.5)
+expect("${err}" "--jitter and --speeds both set the workers' speeds")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --jitter 2)
+expect("${err}" "--jitter=2[.0]*: expected a share of a worker's time in \\[0, 0.9\\]")
 run(1 ${CLI} simulate --profiles ${dir}/p.tsv --queues 12000)
 expect("${err}" "--queues '12000': expected two times in ns")
 

@@ -33,6 +33,7 @@ struct Options {
   std::string speeds;
   std::string queues;
   std::string csv;
+  double jitter = 0;
 };
 
 /// `--queues 12100,6300`: the process level's dispatch queues in ns (rank 0's
@@ -64,6 +65,14 @@ void run(const Options& o) {
   apply_queues(o.queues, profiles);
   const std::vector<int> counts = worker_counts(o.workers, "--workers");
   const Portfolio arms = arms_for(o.arms);
+  if (!(o.jitter >= 0 && o.jitter <= 0.9)) {
+    char given[32];
+    std::snprintf(given, sizeof given, "%g", o.jitter);
+    detail::throw_error(text::bad_value("--jitter", given, "a share of a worker's time in [0, 0.9]"));
+  }
+  if (o.jitter > 0 && !o.speeds.empty()) {
+    detail::throw_error("simulate: --jitter and --speeds both set the workers' speeds; give one of them");
+  }
   std::ostringstream csv;
   csv << "loop,profiled_p,workers,arm,predicted_ms,vs_best_pct\n";
   for (const RecordedProfile& r : profiles) {
@@ -71,14 +80,18 @@ void run(const Options& o) {
       const std::vector<double> speeds = worker_speeds(o.speeds, p, "--speeds");
       const auto t0 = std::chrono::steady_clock::now();
       std::vector<std::int64_t> dispatches;
-      std::vector<double> predicted = predict_arms(arms, r.profile, p, speeds, &dispatches);
+      std::vector<double> predicted = o.jitter > 0 ? predict_arms_robust(arms, r.profile, p, o.jitter, &dispatches)
+                                                   : predict_arms(arms, r.profile, p, speeds, &dispatches);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       const std::vector<int> order = rank_by(predicted, dispatches);
+      char slow[64];
+      std::snprintf(slow, sizeof slow, ", one worker %g%% slow", o.jitter * 100);
+      const std::string team = !speeds.empty() ? ", speeds " + o.speeds : o.jitter > 0 ? std::string(slow) : "";
       const double best = predicted[static_cast<std::size_t>(order.front())];
       std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns) simulated at P = %d%s: %zu arms "
                   "ranked in %.0f µs\n",
                   r.loop.c_str(), r.workers, static_cast<long long>(r.profile.n()), r.profile.block_ns().size(),
-                  r.profile.overhead_ns(), p, speeds.empty() ? "" : (", speeds " + o.speeds).c_str(), arms.size(), us);
+                  r.profile.overhead_ns(), p, team.c_str(), arms.size(), us);
       std::printf("  %-22s %12s %10s\n", "arm", "predicted ms", "vs best %");
       for (const int a : order) {
         const double t = predicted[static_cast<std::size_t>(a)];
@@ -111,6 +124,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--speeds", options->speeds, "Relative worker speeds, ':' separated, repeated over the team");
   cmd->add_option("--queues", options->queues,
                   "Process-level dispatch queues in ns, counter,coordinator (autosched::mpi measures them; default none)");
+  cmd->add_option("--jitter", options->jitter,
+                  "Rank as auto does: one worker loses this share of its time (auto: 0.05; default 0, perfect workers)");
   cmd->add_option("--csv", options->csv, "Also write the predictions as CSV to this file");
   cmd->callback([options] { run(*options); });
 }

@@ -251,6 +251,12 @@ BenchOutcome run_bench(const BenchPlan& plan) {
     detail::throw_error("--dropin-library=" + plan.dropin_library +
                         ": not found; the dropin: methods need libautosched-omp.so (build autosched_omp)");
   }
+  // The drop-in's launcher, `autosched run`: the CLI beside the apps (this
+  // executable when the apps are its own build's).
+  const std::string launcher = plan.bin_dir + "/autosched";
+  if (dropin && access(launcher.c_str(), X_OK) != 0) {
+    detail::throw_error(launcher + ": not found; the dropin: methods launch the apps with `autosched run`");
+  }
   const fs::path out = plan.out_dir;
   fs::create_directories(out / "logs");
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
@@ -273,24 +279,25 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     progress.show(jobs, j);
     const Job& job = jobs[j];
-    const std::string exe = plan.bin_dir + (job.config.dropin ? "/autosched-plain-" : "/autosched-") + job.app;
+    const std::string app_exe = plan.bin_dir + (job.config.dropin ? "/autosched-plain-" : "/autosched-") + job.app;
     std::vector<std::string> args{
         "--steps", std::to_string(plan.steps), "--threads", std::to_string(threads), "--record", record.string(),
         "--quiet"};
     if (plan.level_reference) args.emplace_back("--level-reference");
-    // The drop-in takes its schedule from the environment, as for any
-    // unmodified program, and only that one: no OMP_SCHEDULE or per-loop one.
-    std::vector<std::pair<std::string, std::string>> env;
-    if (job.config.dropin) {
-      env = {{"LD_PRELOAD", plan.dropin_library},
-             {"AUTOSCHED_SCHEDULE", job.config.schedule},
-             {"AUTOSCHED_SCHEDULE_FOR", ""},
-             {"OMP_SCHEDULE", ""}};
-    } else {
-      args.insert(args.end(), {"--schedule", job.config.schedule});
-    }
+    if (!job.config.dropin) args.insert(args.end(), {"--schedule", job.config.schedule});
     if (auto it = plan.app_args.find(job.app); it != plan.app_args.end()) {
       args.insert(args.end(), it->second.begin(), it->second.end());
+    }
+    // The drop-in runs the plain build as a user does, through the launcher
+    // (`autosched run --schedule S -- app …`, this same executable), with
+    // the plan's library; its schedule is the launcher's alone: no
+    // OMP_SCHEDULE or per-loop one from the environment.
+    std::string exe = app_exe;
+    std::vector<std::pair<std::string, std::string>> env;
+    if (job.config.dropin) {
+      exe = launcher;
+      args.insert(args.begin(), {"run", "--schedule", job.config.schedule, "--", app_exe});
+      env = {{"AUTOSCHED_OMP_LIBRARY", plan.dropin_library}, {"AUTOSCHED_SCHEDULE_FOR", ""}, {"OMP_SCHEDULE", ""}};
     }
     const std::string phase = job.warm ? "warm" : "cold";
     const fs::path log =
