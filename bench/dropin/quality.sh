@@ -5,7 +5,8 @@
 #   - the 24 Oracle arms and `auto` on the native API (autosched-<app>), and
 #   - `dropin:auto`: the plain OpenMP build of the same app
 #     (autosched-plain-<app>, schedule(runtime) loops, no autosched API) with
-#     libautosched-omp.so preloaded and AUTOSCHED_SCHEDULE=auto,
+#     launched as a user does, `autosched run --schedule auto -- …`, which
+#     preloads libautosched-omp.so,
 # all interleaved in one shuffled order per repetition; then `autosched
 # report`. The table gives, per loop, each one's degradation vs the Oracle and
 # the difference (goal of issue 11: the drop-in within 1 point of the native
@@ -115,7 +116,7 @@ mkdir -p docs/results
   echo
   echo "\`bench/dropin/quality.sh $reps $steps\` — $(meta started), $(meta cpu), $(meta threads); $(meta build)."
   echo "One campaign: the 24 Oracle arms and \`auto\` on autosched-<app>, and \`dropin:auto\` (autosched-plain-<app>,"
-  echo "\`schedule(runtime)\` loops, no autosched API, LD_PRELOAD=libautosched-omp.so AUTOSCHED_SCHEDULE=auto),"
+  echo "\`schedule(runtime)\` loops, no autosched API, launched with \`autosched run --schedule auto\`, which preloads libautosched-omp.so),"
   echo "$reps repetitions of $steps steps, interleaved; small sizes ($(meta 'app arguments')) so that it runs in"
   echo "minutes here. Degradation vs the Oracle in % (docs/campaigns.md); difference = drop-in − native, in points"
   echo "(goal: ≤ 1). Rep spread: how much one configuration's total varies between processes. Load average"

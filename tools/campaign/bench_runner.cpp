@@ -224,8 +224,9 @@ Metadata campaign_metadata(const BenchPlan& plan) {
   const auto dropin = [](const Configuration& c) { return c.dropin; };
   if (std::any_of(plan.configs.begin(), plan.configs.end(), dropin) ||
       std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), dropin)) {
-    m.emplace_back("drop-in", "dropin:<schedule> runs autosched-plain-<app> (plain OpenMP, schedule(runtime)) with " +
-                                  plan.dropin_library + " preloaded");
+    m.emplace_back("drop-in", "dropin:<schedule> runs autosched-plain-<app> (plain OpenMP, schedule(runtime)) under "
+                              "`autosched run --schedule <schedule>`, which preloads " +
+                                  plan.dropin_library);
   }
   return m;
 }
