@@ -252,8 +252,7 @@ BenchOutcome run_bench(const BenchPlan& plan) {
     detail::throw_error("--dropin-library=" + plan.dropin_library +
                         ": not found; the dropin: methods need libautosched-omp.so (build autosched_omp)");
   }
-  // The drop-in's launcher, `autosched run`: the CLI beside the apps (this
-  // executable when the apps are its own build's).
+  // The drop-in's launcher, `autosched run`: the CLI beside the apps.
   const std::string launcher = plan.bin_dir + "/autosched";
   if (dropin && access(launcher.c_str(), X_OK) != 0) {
     detail::throw_error(launcher + ": not found; the dropin: methods launch the apps with `autosched run`");
@@ -290,13 +289,12 @@ BenchOutcome run_bench(const BenchPlan& plan) {
       args.insert(args.end(), it->second.begin(), it->second.end());
     }
     // The drop-in runs the plain build as a user does, through the launcher
-    // (`autosched run --schedule S -- app …`, this same executable), with
+    // (`autosched run --schedule S -- app …`, the CLI beside the apps), with
     // the plan's library; its schedule is the launcher's alone: no
     // OMP_SCHEDULE or per-loop one from the environment.
-    std::string exe = app_exe;
+    const std::string& exe = job.config.dropin ? launcher : app_exe;
     std::vector<std::pair<std::string, std::string>> env;
     if (job.config.dropin) {
-      exe = launcher;
       args.insert(args.begin(), {"run", "--schedule", job.config.schedule, "--", app_exe});
       env = {{"AUTOSCHED_OMP_LIBRARY", plan.dropin_library}, {"AUTOSCHED_SCHEDULE_FOR", ""}, {"OMP_SCHEDULE", ""}};
     }
