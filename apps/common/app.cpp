@@ -67,8 +67,8 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
 #endif
       std::printf(
           "  --record FILE      one CSV row per loop instance\n"
-          "  --level-reference  follow each instance of an idempotent loop by a static reference\n"
-          "                     instance, recorded as <loop>@reference\n"
+          "  --level-reference  follow each loop instance by its work once more under a static\n"
+          "                     schedule, recorded as <loop>@reference\n"
           "  --quiet            no summary\n");
       for (const SizeOption& s : sizes_) {
         std::printf("  --%-16s %s (default %g)\n", s.name.c_str(), s.help.c_str(), s.value);

@@ -14,9 +14,9 @@
 ///                        `#pragma omp for` with that OpenMP schedule;
 ///                        empty: autosched's default (AUTOSCHED_SCHEDULE or auto)
 ///   --record FILE        one CSV row per loop instance (see Recorder)
-///   --level-reference    after each instance of a loop whose app calls
-///                        reference() (an idempotent body), run the body once
-///                        more under OpenMP's static schedule, recorded as `<loop>@reference`:
+///   --level-reference    after each instance of a loop, run its work once
+///                        more under OpenMP's static schedule (reference()),
+///                        recorded as `<loop>@reference`:
 ///                        the level this process runs at, which `autosched
 ///                        report` divides out (docs/campaigns.md)
 ///   --quiet              no per-run summary on stdout
@@ -127,17 +127,21 @@ class App {
   /// `schedule(static)` makes no runtime call), right after the loop's
   /// instance, in the same process, so whatever makes this process or this
   /// minute fast or slow shows in both; recorded as `<loop>@reference`, not
-  /// counted in the app's own totals. Call it only for a body that may run
-  /// twice over its range with the same outcome (stream-triad's a = b + s·c
-  /// may; a sum into per-thread counters may not). Without the option it
+  /// counted in the app's own totals. The body does the loop's work: the
+  /// loop's own body where it may run twice over its range with the same
+  /// outcome (stream-triad's a = b + s·c, a pixel, a particle's force), else
+  /// the same computation into the reference's own accumulators (a sum into
+  /// the app's per-thread counters would count twice). Without the option it
   /// does nothing.
   ///
-  /// A separate call with its own body object, not an option of loop():
-  /// handing loop()'s body to a second function changed how GCC 12 compiled
-  /// the measured loop (stream-triad ran 0.78 instead of 0.60 ms a step at
-  /// n = 2·10⁶), and a measurement must not slow what it measures.
+  /// A separate call with its own body object, not an option of loop(), and
+  /// never inlined into the caller: handing loop()'s body to a second
+  /// function changed how GCC 12 compiled the measured loop (stream-triad ran
+  /// 0.78 instead of 0.60 ms a step at n = 2·10⁶), so did a reference's
+  /// parallel region compiled into main, and a measurement must not slow what
+  /// it measures.
   template <class Body>
-  void reference(const std::string& loop, std::int64_t n, Body&& body) {
+  [[gnu::noinline]] void reference(const std::string& loop, std::int64_t n, Body&& body) {
     if (!level_reference_) return;
     const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads_)

@@ -39,8 +39,11 @@ int main(int argc, char** argv) {
   for (int step = 0; step < app.steps(); ++step) {
     const View v0 = view(0, step, app.steps()), v1 = view(1, step, app.steps()), v2 = view(2, step, app.steps());
     app.loop(names[0], n, [&, v0, out0](std::int64_t i) { out0[i] = pixel(v0, i); });
+    app.reference(names[0], n, [&, v0, out0](std::int64_t i) { out0[i] = pixel(v0, i); });
     app.loop(names[1], n, [&, v1, out1](std::int64_t i) { out1[i] = pixel(v1, i); });
+    app.reference(names[1], n, [&, v1, out1](std::int64_t i) { out1[i] = pixel(v1, i); });
     app.loop(names[2], n, [&, v2, out2](std::int64_t i) { out2[i] = pixel(v2, i); });
+    app.reference(names[2], n, [&, v2, out2](std::int64_t i) { out2[i] = pixel(v2, i); });
     app.end_step();
   }
 

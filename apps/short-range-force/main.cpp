@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
     shift = 1e-3 * step;  // particles drift a little each step
     app.loop("short-range-force/forces", n,
              [&, shift](std::int64_t i) { fx[static_cast<std::size_t>(i)] = particle_force(i, shift); });
+    app.reference("short-range-force/forces", n,
+                  [&, shift](std::int64_t i) { fx[static_cast<std::size_t>(i)] = particle_force(i, shift); });
     app.end_step();
   }
   std::int64_t wrong = 0;

@@ -126,11 +126,14 @@ int main(int argc, char** argv) {
   std::int64_t expected = 0;
   for (std::int64_t u = 0; u < g.vertices(); ++u) expected += triangles_at(g, u);
 
-  autosched::apps::PerThread<std::int64_t> found(app.threads());
+  autosched::apps::PerThread<std::int64_t> found(app.threads()), again(app.threads());
   bool all_right = true;
   for (int step = 0; step < app.steps(); ++step) {
     found.reset();
     app.loop("triangle-count/count", g.vertices(), [&](std::int64_t u) { found.local() += triangles_at(g, u); });
+    // The reference counts into counters of its own (a second count into
+    // `found` would fail the step's check).
+    app.reference("triangle-count/count", g.vertices(), [&](std::int64_t u) { again.local() += triangles_at(g, u); });
     all_right = all_right && found.sum() == expected;
     app.end_step();
   }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -368,8 +369,8 @@ ReportOutcome write_report(const ReportOptions& options) {
         "arms measured (the fixed schedules), so a method can beat it only by luck of noise.\n\n";
   md << "## Degradation vs the Oracle (%)\n\n(T − T_oracle) / T_oracle × 100; lower is better.\n\n";
   if (!adjusted.loops.empty()) {
-    md << "Level-adjusted loops:";
-    for (const auto& a : adjusted.loops) md << ' ' << a.loop;
+    md << "Level-adjusted loops: ";
+    for (std::size_t i = 0; i < adjusted.loops.size(); ++i) md << (i > 0 ? ", " : "") << adjusted.loops[i].loop;
     md << ". Every instance of these loops is divided by the level its process ran at (see \"Process levels\" "
           "below), so the tables measure the schedule, not the process's luck.\n\n";
   }
@@ -387,21 +388,37 @@ ReportOutcome write_report(const ReportOptions& options) {
      << matrix(
             loops, cold_and_warm, [](const LoopMetrics&, const ConfigMetrics& c) { return c.run_level; }, 2, true);
   if (!adjusted.loops.empty()) {
-    md << "\n## Process levels\n\nAfter each instance of these loops the app ran the same body once more under "
-          "OpenMP's static schedule (`--level-reference`). A process's level is the median of its reference "
-          "instances ÷ the median over all processes; its instances of the loop were divided by it.\n\n"
-          "| loop | processes | without references (as measured) | baseline reference (ms) | lowest level | "
-          "median level | highest level |\n|---|---:|---:|---:|---:|---:|---:|\n";
-    for (const auto& a : adjusted.loops) {
-      md << "| " << a.loop << " | " << a.processes << " | " << a.unreferenced << " | " << fmt(a.baseline_ns / 1e6, 2)
-         << " | " << fmt(a.min_level, 2) << " | " << fmt(a.median_level, 2) << " | " << fmt(a.max_level, 2) << " |\n";
-    }
     const std::vector<LoopMetrics> raw = evaluate_all(without_reference_rows(runs.rows));
     std::vector<LoopMetrics> raw_adjusted_loops;
     for (const auto& l : raw) {
       for (const auto& a : adjusted.loops) {
         if (a.app == l.app && a.loop == l.loop) raw_adjusted_loops.push_back(l);
       }
+    }
+    // Did the division remove the processes' luck? Then the fixed arms'
+    // processes agree better with each other than as measured.
+    const auto arms_rep_spread = [](const std::vector<LoopMetrics>& of, const LevelAdjustment& a) {
+      std::vector<double> spreads;
+      for (const auto& l : of) {
+        if (l.app != a.app || l.loop != a.loop) continue;
+        for (const auto& c : l.configs) {
+          if (c.kind == ConfigKind::arm && std::isfinite(c.rep_spread_pct)) spreads.push_back(c.rep_spread_pct);
+        }
+      }
+      return spreads.empty() ? std::numeric_limits<double>::quiet_NaN() : median(spreads);
+    };
+    md << "\n## Process levels\n\nAfter each instance of these loops the app ran the same work once more under "
+          "OpenMP's static schedule (`--level-reference`). A process's level is the median of its reference "
+          "instances ÷ the median over all processes; its instances of the loop were divided by it. Rep spread: "
+          "the median over the fixed arms of (slowest − fastest repetition) ÷ fastest, as measured and after the "
+          "division; the division removed process luck where the second is the smaller.\n\n"
+          "| loop | processes | without references (as measured) | baseline reference (ms) | lowest level | "
+          "median level | highest level | arms' rep spread as measured (%) | after the division (%) |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& a : adjusted.loops) {
+      md << "| " << a.loop << " | " << a.processes << " | " << a.unreferenced << " | " << fmt(a.baseline_ns / 1e6, 2)
+         << " | " << fmt(a.min_level, 2) << " | " << fmt(a.median_level, 2) << " | " << fmt(a.max_level, 2) << " | "
+         << fmt(arms_rep_spread(raw, a)) << " | " << fmt(arms_rep_spread(loops, a)) << " |\n";
     }
     md << "\nThe same loops as measured, levels left in (degradation vs the Oracle, %):\n\n"
        << matrix(
