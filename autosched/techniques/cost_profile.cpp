@@ -67,6 +67,8 @@ void CostProfile::set_dispatch_queues(double counter_ns, double coordinator_ns) 
   coordinator_queue_ns_ = std::isfinite(coordinator_ns) && coordinator_ns > 0 ? coordinator_ns : 0.0;
 }
 
+void CostProfile::set_owner_dispatch(double ns) noexcept { owner_dispatch_ns_ = std::isfinite(ns) && ns >= 0 ? ns : -1; }
+
 CostProfile CostProfile::scaled(double factor) const {
   CostProfile p = *this;
   for (double& t : p.block_ns_) t *= factor;

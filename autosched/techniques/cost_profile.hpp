@@ -54,6 +54,22 @@ class CostProfile {
   void set_dispatch_queues(double counter_ns, double coordinator_ns) noexcept;
   [[nodiscard]] double counter_queue_ns() const noexcept { return counter_queue_ns_; }
   [[nodiscard]] double coordinator_queue_ns() const noexcept { return coordinator_queue_ns_; }
+  /// What a chunk costs a static-steal worker that takes it from its own
+  /// range: one uncontended lock on a line no other worker writes, and no
+  /// clock read (static-steal learns nothing from chunk times). h, measured
+  /// by the timed `profiling` technique, includes a clock read and a shared
+  /// counter; charged to every one of static-steal's chunks, it made the
+  /// simulator predict static-steal 11% to 16× slower than it ran
+  /// (docs/results/simulator-validation.md, 2026-11-24). The profiling
+  /// technique sets it to measured_owner_dispatch_ns() (techniques/
+  /// dispatch_calibration.hpp): this machine's, measured once per process.
+  /// A stolen chunk still costs h. Not part of text(): it belongs to the
+  /// machine, not to the loop. Unset (negative or not finite, the default):
+  /// h, as for every other dispatch.
+  void set_owner_dispatch(double ns) noexcept;
+  [[nodiscard]] double owner_dispatch_ns() const noexcept {
+    return owner_dispatch_ns_ >= 0 ? owner_dispatch_ns_ : overhead_ns_;
+  }
   /// Dispatches queue at one place (the process level): every dispatch
   /// counts, so the simulator resolves single iterations.
   [[nodiscard]] bool dispatches_queue() const noexcept { return counter_queue_ns_ > 0 || coordinator_queue_ns_ > 0; }
@@ -89,6 +105,7 @@ class CostProfile {
   double overhead_ns_ = 0;
   double counter_queue_ns_ = 0;
   double coordinator_queue_ns_ = 0;
+  double owner_dispatch_ns_ = -1;  ///< unset: overhead_ns_
   std::vector<double> block_ns_;
   std::vector<double> prefix_;  ///< prefix_[b] = Σ block_ns_[0..b), size blocks + 1
 };

@@ -50,6 +50,9 @@ struct DispatchModel {
   double h = 0;
   double serial = 0;
   bool master_worker = false;
+  /// A chunk a static-steal owner takes from its own range (thread teams;
+  /// CostProfile::owner_dispatch_ns, h when unset). A steal costs h.
+  double owner = 0;
 };
 
 /// Iterations of chunk `c` a master-worker worker runs before it asks again
@@ -112,6 +115,10 @@ template <class D>
 void run_instance(D& d, std::span<const double> before, const DispatchModel& model, std::int64_t unit,
                   std::span<const double> speed, double dispatches_per_unit, SimulatedInstance& out) {
   const int p = static_cast<int>(speed.size());
+  // static-steal's owners take chunks from their own ranges at the owner's
+  // price; at the process level every chunk is a request (the queues).
+  constexpr bool owner_ranges = requires(D& x, typename D::Worker& w) { x.owns_work(w); };
+  const bool priced_apart = owner_ranges && model.serial == 0;
   std::vector<typename D::Worker> workers;
   workers.reserve(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) workers.push_back(d.worker(i, 0));
@@ -159,6 +166,8 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
     }
     if (coordinator) own.running = false;
     report(i, e.time);
+    bool from_own_range = false;  // static-steal, no steal: the owner's price
+    if constexpr (owner_ranges) from_own_range = priced_apart && d.owns_work(workers[i]);
     const IndexRange c = d.next(workers[i]);
     if (c.empty()) {
       report(i, std::numeric_limits<double>::infinity());
@@ -182,7 +191,12 @@ void run_instance(D& d, std::span<const double> before, const DispatchModel& mod
         own.paused = k;
       }
       server_free = granted + service;
-      answered = server_free + model.h * dispatches;
+      // A stolen unit's first real chunk is the steal; the rest of the unit
+      // is then the thief's own range.
+      const double cost = !priced_apart     ? model.h * dispatches
+                          : from_own_range ? model.owner * dispatches
+                                           : model.h + model.owner * (dispatches - 1);
+      answered = server_free + cost;
       if (model.master_worker && own.running && busy_until[0] > granted) {  // rank 0 stops its own chunk to serve
         own.shift += service;
         busy_until[0] += service;
@@ -290,7 +304,7 @@ SimulatedInstance LoopSimulator::run(const TechniqueSpec& arm) const {
           using D = std::decay_t<decltype(d)>;
           if constexpr (!std::is_same_v<D, std::monostate>) {
             // Which queue a dispatch waits in (process level; none for thread teams).
-            DispatchModel model{profile_->overhead_ns(), 0.0, false};
+            DispatchModel model{profile_->overhead_ns(), 0.0, false, profile_->owner_dispatch_ns()};
             if constexpr (std::is_same_v<D, ChunkSequence>) {
               model.serial = profile_->counter_queue_ns();
             } else if constexpr (!std::is_same_v<D, BlockStatic> && !std::is_same_v<D, CyclicStatic>) {

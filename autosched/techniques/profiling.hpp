@@ -18,6 +18,7 @@
 #include <autosched/core/index_range.hpp>
 #include <autosched/techniques/chunk_dispenser.hpp>
 #include <autosched/techniques/cost_profile.hpp>
+#include <autosched/techniques/dispatch_calibration.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 #include <autosched/techniques/loop_shape.hpp>
 #include <autosched/techniques/worker_slot.hpp>
@@ -93,6 +94,7 @@ class Profiling {
     if (all.count == chunks_ && static_cast<std::int64_t>(blocks_.size()) == chunks_) {
       try {
         memory.cost = CostProfile::from_blocks(n_, {blocks_.begin(), blocks_.end()}, h);
+        memory.cost->set_owner_dispatch(measured_owner_dispatch_ns());
       } catch (...) {  // out of memory: the loop runs on without a cost profile
         memory.cost.reset();
       }

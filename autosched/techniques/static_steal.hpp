@@ -47,6 +47,14 @@ class StaticSteal {
 
   Worker worker(int id, std::int64_t) const noexcept { return {id, (id + 1) % p_}; }
 
+  /// Whether w's next chunk comes from its own range, without a steal. For
+  /// the loop simulator, which prices those chunks apart (one thread runs
+  /// every simulated worker); between threads it would be a racy look.
+  [[nodiscard]] bool owns_work(const Worker& w) const noexcept {
+    const WorkerSlot& mine = slots_[w.id];
+    return mine.lo.load(std::memory_order_relaxed) < mine.hi.load(std::memory_order_relaxed);
+  }
+
   IndexRange next(Worker& w) noexcept {
     WorkerSlot& mine = slots_[w.id];
     {

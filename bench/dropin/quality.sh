@@ -10,8 +10,9 @@
 # all interleaved in one shuffled order per repetition; then `autosched
 # report`. The table gives, per loop, each one's degradation vs the Oracle and
 # the difference (goal of issue 11: the drop-in within 1 point of the native
-# API). Small sizes and few steps so that it takes about 6 minutes on the
-# 2-core development VM (the apps' defaults and 200 steps take hours).
+# API). Small sizes and few steps: with the defaults (3 × 60) about 5
+# minutes on the 2-core development VM, 10 × 100 about 27 (every loop also
+# runs its level reference; the apps' defaults and 200 steps take hours).
 # Usage: bench/dropin/quality.sh [--report-only] [reps] [steps]   (default 3 and 60; run on an idle
 # machine). --report-only rewrites the table from the last campaign's files (give the same reps and steps).
 set -euo pipefail

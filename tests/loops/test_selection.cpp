@@ -4,6 +4,7 @@
 #include <autosched/drive/loop.hpp>
 #include <autosched/loops/loops.hpp>
 #include <autosched/select/selector_config.hpp>
+#include <autosched/techniques/dispatch_calibration.hpp>
 
 #include "loop_test_support.hpp"
 #include "drive/virtual_time.hpp"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -73,6 +75,12 @@ TEST(Selection, AutoIsTheDefault) {
   ASSERT_TRUE(memory.cost.has_value());
   EXPECT_EQ(memory.cost->n(), 5000);
   EXPECT_EQ(memory.cost->block_size(), 20);
+  // It carries this machine's price of static-steal's own chunks, measured
+  // once for the process (a validity check, not a speed judgement).
+  const double owner = measured_owner_dispatch_ns();
+  EXPECT_TRUE(std::isfinite(owner) && owner > 0) << owner;
+  EXPECT_EQ(memory.cost->owner_dispatch_ns(), owner);
+  EXPECT_EQ(measured_owner_dispatch_ns(), owner);  // kept, not measured again
 }
 
 // The guard tests below switch prediction off: they need a blind trial of a

@@ -282,14 +282,23 @@ TEST(AutoPrediction, ATriedArmCloseToTheBestGetsASecondLook) {
   }
 }
 
-TEST(AutoPrediction, TheShortlistTriesOneArmPerTechnique) {
-  // ss:8, ss:16 and fsc:16 are predicted equal on the heavy head: the trials
-  // go to ss:16 (fewest dispatches of the ss arms) and fsc:16, not to a
-  // second chunk of ss, whose prediction shares the first one's errors.
-  AutoSelector s({arm("static"), arm("ss:8"), arm("ss:16"), arm("fsc:16")}, {});
+TEST(AutoPrediction, TheShortlistTriesOneArmPerTechniqueFirst) {
+  // ss:8, ss:16 and fsc:16 are predicted equal on the heavy head: the first
+  // trials go to ss:16 (fewest dispatches of the ss arms) and fsc:16, not to
+  // a second chunk of ss, whose prediction shares the first one's errors.
+  const Portfolio arms{arm("static"), arm("ss:8"), arm("ss:16"), arm("fsc:16")};
   const CostProfile profile = heavy_head();
+  AutoConfig two;
+  two.max_trials = 2;
+  AutoSelector s(arms, two);
   s.observe(s.choose({4096, 4, {}}), measured(1e6, &profile));
   EXPECT_EQ(s.shortlist(), (std::vector<int>{2, 3}));
+  // With trials left over (four by default) the other variant within the
+  // margin gets one, after the arms it ranks behind; static, far outside the
+  // margin, does not.
+  AutoSelector t(arms, {});
+  t.observe(t.choose({4096, 4, {}}), measured(1e6, &profile));
+  EXPECT_EQ(t.shortlist(), (std::vector<int>{2, 3, 1}));
 }
 
 TEST(AutoPrediction, WithoutAProfileItSweeps) {

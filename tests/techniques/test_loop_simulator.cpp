@@ -115,6 +115,39 @@ TEST(LoopSimulator, DispatchQueuesAtOneServer) {
   EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(4)).time_ns, 2000);
 }
 
+TEST(LoopSimulator, StaticStealOwnersPayTheOwnersPriceAndThievesPayH) {
+  // static-steal, chunk 1, 2 workers: w0 owns [0,4), w1 owns [4,8); h = 1 µs,
+  // a chunk from the owner's own range 0.1 µs. Iterations: 1 µs, then 3 µs.
+  //   w0: 0 at 0.1-1.1, 1 at 1.2-2.2, 2 at 2.3-3.3, 3 at 3.4-4.4;
+  //   w1: 4 at 0.1-3.1, 5 at 3.2-6.2;
+  //   w0 at 4.4 steals 7 (a quarter of [6,8), at least one) for h: 5.4-8.4;
+  //   w1 at 6.2 runs 6 at 6.3-9.3; nothing is left to steal.
+  CostProfile p = per_iteration({1, 1, 1, 1, 3, 3, 3, 3}, 1000);
+  EXPECT_DOUBLE_EQ(p.owner_dispatch_ns(), 1000);  // unset: h
+  p.set_owner_dispatch(100);
+  EXPECT_DOUBLE_EQ(p.owner_dispatch_ns(), 100);
+  const SimulatedInstance s = simulate_loop(p, arm("static-steal"), exact(2));
+  EXPECT_DOUBLE_EQ(s.finish_ns[0], 8400);
+  EXPECT_DOUBLE_EQ(s.finish_ns[1], 9300);
+  EXPECT_EQ(s.chunks, 8);
+  // Every chunk at h (the owner's price unset): w0 1-2, 3-4, 5-6, 7-8, w1 1-4, 5-8;
+  // at 8 w0 steals 7 and w1 runs 6, both 9-12.
+  p.set_owner_dispatch(-1);
+  EXPECT_DOUBLE_EQ(p.owner_dispatch_ns(), 1000);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static-steal"), exact(2)).time_ns, 12000);
+  // Only static-steal has owner ranges: ss pays h for every chunk either way.
+  p.set_owner_dispatch(100);
+  const double ss = simulate_loop(p, arm("ss"), exact(2)).time_ns;
+  p.set_owner_dispatch(-1);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("ss"), exact(2)).time_ns, ss);
+  // At the process level every chunk is a request: the queues price it, not the owner.
+  p.set_owner_dispatch(100);
+  p.set_dispatch_queues(0, 5000);
+  const double queued = simulate_loop(p, arm("static-steal"), exact(2)).time_ns;
+  p.set_owner_dispatch(-1);
+  EXPECT_DOUBLE_EQ(simulate_loop(p, arm("static-steal"), exact(2)).time_ns, queued);
+}
+
 TEST(LoopSimulator, MasterWorkerByHand) {
   // The coordinator's queue (1 µs per request, h = 0), 2 ranks, 8 iterations
   // of 10 µs in fixed chunks of 2 (the profiling technique: not a

@@ -20,7 +20,7 @@ file(READ ${dir}/p.tsv recorded)
 expect("${recorded}" "^time_steps/update\t[0-9]+\t20000 [0-9.e+]+( [0-9.e+]+)+\n$")
 
 run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 2,56 --speeds 1:0.5)
-expect("${out}" "time_steps/update \\(profiled at P = [0-9]+; n = 20000, 254 blocks, h = [0-9]+ ns\\) simulated at P = 56")
+expect("${out}" "time_steps/update \\(profiled at P = [0-9]+; n = 20000, 254 blocks, h = [0-9]+ ns, static-steal's own chunks [0-9.]+ ns\\) simulated at P = 56")
 expect("${out}" "24 arms ranked in [0-9]+ ")
 expect("${out}" "\n  static-steal:expert +[0-9.]+ +[0-9.]+\n")
 

@@ -12,6 +12,7 @@
 #include <autosched/select/arm_ranking.hpp>
 #include <autosched/select/profile_scenario.hpp>
 #include <autosched/select/selector_config.hpp>
+#include <autosched/techniques/dispatch_calibration.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +64,11 @@ Portfolio arms_for(const std::string& text) {
 void run(const Options& o) {
   std::vector<RecordedProfile> profiles = load_profiles(o.profiles);
   apply_queues(o.queues, profiles);
+  // A file holds each loop's h; what static-steal's owners pay per chunk is
+  // this machine's, measured here as a profiling instance measures it, so
+  // that the table is the ranking `auto` would make here.
+  const double owner_ns = measured_owner_dispatch_ns();
+  for (RecordedProfile& r : profiles) r.profile.set_owner_dispatch(owner_ns);
   const std::vector<int> counts = worker_counts(o.workers, "--workers");
   const Portfolio arms = arms_for(o.arms);
   if (!(o.jitter >= 0 && o.jitter <= 0.9)) {
@@ -88,10 +94,10 @@ void run(const Options& o) {
       std::snprintf(slow, sizeof slow, ", one worker %g%% slow", o.jitter * 100);
       const std::string team = !speeds.empty() ? ", speeds " + o.speeds : o.jitter > 0 ? std::string(slow) : "";
       const double best = predicted[static_cast<std::size_t>(order.front())];
-      std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns) simulated at P = %d%s: %zu arms "
-                  "ranked in %.0f µs\n",
+      std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns, static-steal's own chunks %.1f ns) "
+                  "simulated at P = %d%s: %zu arms ranked in %.0f µs\n",
                   r.loop.c_str(), r.workers, static_cast<long long>(r.profile.n()), r.profile.block_ns().size(),
-                  r.profile.overhead_ns(), p, team.c_str(), arms.size(), us);
+                  r.profile.overhead_ns(), r.profile.owner_dispatch_ns(), p, team.c_str(), arms.size(), us);
       std::printf("  %-22s %12s %10s\n", "arm", "predicted ms", "vs best %");
       for (const int a : order) {
         const double t = predicted[static_cast<std::size_t>(a)];
