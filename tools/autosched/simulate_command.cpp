@@ -34,8 +34,28 @@ struct Options {
   std::string speeds;
   std::string queues;
   std::string csv;
+  std::string owner = "measured";
   double jitter = 0;
 };
+
+/// `--owner-dispatch`: what a chunk from static-steal's own range costs.
+/// A file holds each loop's h; the owner's price is a machine's, by default
+/// this one's, measured as a profiling instance measures it, so that the
+/// table is the ranking `auto` would make here. `h`: every chunk at the
+/// profile's h (the simulator before 2026-12-01).
+void apply_owner_dispatch(const std::string& spec, std::vector<RecordedProfile>& profiles) {
+  double ns = -1;  // h
+  if (spec == "measured") {
+    ns = measured_owner_dispatch_ns();
+  } else if (spec != "h") {
+    const std::optional<double> given = text::to_double(spec);
+    if (!given || !(*given >= 0) || !std::isfinite(*given)) {
+      detail::throw_error(text::bad_value("--owner-dispatch", spec, "measured, h, or a time in ns >= 0"));
+    }
+    ns = *given;
+  }
+  for (RecordedProfile& r : profiles) r.profile.set_owner_dispatch(ns);
+}
 
 /// `--queues 12100,6300`: the process level's dispatch queues in ns (rank 0's
 /// shared counter, then its coordinator), as autosched::mpi measures them.
@@ -64,11 +84,7 @@ Portfolio arms_for(const std::string& text) {
 void run(const Options& o) {
   std::vector<RecordedProfile> profiles = load_profiles(o.profiles);
   apply_queues(o.queues, profiles);
-  // A file holds each loop's h; what static-steal's owners pay per chunk is
-  // this machine's, measured here as a profiling instance measures it, so
-  // that the table is the ranking `auto` would make here.
-  const double owner_ns = measured_owner_dispatch_ns();
-  for (RecordedProfile& r : profiles) r.profile.set_owner_dispatch(owner_ns);
+  apply_owner_dispatch(o.owner, profiles);
   const std::vector<int> counts = worker_counts(o.workers, "--workers");
   const Portfolio arms = arms_for(o.arms);
   if (!(o.jitter >= 0 && o.jitter <= 0.9)) {
@@ -132,6 +148,9 @@ void add_simulate_command(CLI::App& app) {
                   "Process-level dispatch queues in ns, counter,coordinator (autosched::mpi measures them; default none)");
   cmd->add_option("--jitter", options->jitter,
                   "Rank as auto does: one worker loses this share of its time (auto: 0.05; default 0, perfect workers)");
+  cmd->add_option("--owner-dispatch", options->owner,
+                  "What a chunk from static-steal's own range costs: measured (this machine's, default), h (the "
+                  "profile's h, as every other chunk), or ns");
   cmd->add_option("--csv", options->csv, "Also write the predictions as CSV to this file");
   cmd->callback([options] { run(*options); });
 }
