@@ -7,16 +7,20 @@
 # docs/results/campaign-v2/. About an hour on the 2-core development machine;
 # run it on an otherwise idle machine. The binaries run from a copy, so that
 # a build during the campaign cannot replace them.
-#   usage: scripts/auto-v2-campaign.sh [OUT]   (default build/campaign-v2)
+# A campaign that was stopped (a session's end, a reboot) continues with
+# --resume: the complete runs it recorded stay, the others run.
+#   usage: scripts/auto-v2-campaign.sh [--resume] [OUT]   (default build/campaign-v2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+resume=()
+if [[ ${1:-} == --resume ]]; then resume=(--resume); shift; fi
 out=${1:-build/campaign-v2}
 [[ -x build/release/bin/autosched ]] || { echo "auto-v2-campaign: build/release/bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 cp -r build/release/bin/. "$bin/"
 "$bin/autosched" bench --apps all --references none --methods 'auto;ExhaustiveSel+exp' --warm auto \
-  --reps 3 --steps 200 --threads 2 --out "$out"
+  --reps 3 --steps 200 --threads 2 --out "$out" "${resume[@]}"
 "$bin/autosched" report "$out" --plot "Oracle;auto;ExhaustiveSel+exp"
 dest=docs/results/campaign-v2
 mkdir -p "$dest"

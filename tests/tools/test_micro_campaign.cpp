@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -122,6 +124,72 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   }
   EXPECT_EQ(rows, 2 * 4 + 2);
   EXPECT_EQ(arms, 2 * 2);
+  fs::remove_all(dir);
+}
+
+// A campaign stopped while a run's rows were being written: --resume keeps
+// the complete runs, redoes the cut-off one, and refuses another plan.
+TEST(MicroCampaign, ResumeKeepsCompleteRunsAndRedoesTheCutOffOne) {
+  const fs::path dir = fs::temp_directory_path() / ("autosched_micro_resume_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  BenchPlan plan;
+  plan.apps = {"pisolver"};
+  plan.configs = select_arms("ss;static");
+  plan.reps = 2;
+  plan.steps = 4;
+  plan.threads = 2;
+  plan.out_dir = dir.string();
+  plan.bin_dir = AUTOSCHED_BINARY_DIR "/bin";
+  plan.app_args = {{"pisolver", {"--n", "3000", "--work", "10"}}};
+  plan.command_line = "test_micro_campaign";
+  plan.progress = false;
+  ASSERT_EQ(run_bench(plan).runs, 4);
+  const fs::path path = dir / "runs.csv";
+  const std::size_t all_rows = read_runs(path.string()).rows.size();
+  ASSERT_EQ(all_rows, 4U * 4 * 2);  // runs × steps × (loop + its reference)
+
+  // Cut the file inside the last run, in the middle of a line, as a kill
+  // during stdio's write of its buffer leaves it.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  {
+    std::ofstream out(path, std::ios::trunc);
+    for (std::size_t i = 0; i + 3 < lines.size(); ++i) out << lines[i] << '\n';
+    out << lines[lines.size() - 3].substr(0, 10);  // half a line, no newline
+  }
+  plan.resume = true;
+  const BenchOutcome resumed = run_bench(plan);
+  EXPECT_EQ(resumed.kept, 3);
+  EXPECT_EQ(resumed.runs, 1);
+  const RunsTable after = read_runs(path.string());
+  EXPECT_EQ(after.rows.size(), all_rows);
+  std::map<std::string, int> per_run;
+  for (const auto& r : after.rows) ++per_run[r.config + "/" + std::to_string(r.rep)];
+  EXPECT_EQ(per_run.size(), 4U);
+  for (const auto& [run, rows] : per_run) EXPECT_EQ(rows, 4 * 2) << run;
+  EXPECT_FALSE(meta_value(after.meta, "resumed").empty());
+  EXPECT_EQ(run_bench(plan).runs, 0);  // nothing left to run
+
+  plan.steps = 5;
+  try {
+    (void)run_bench(plan);
+    FAIL() << "a resume with other steps was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured with steps '4', this campaign has '5'"), std::string::npos)
+        << e.what();
+  }
+  plan.steps = 4;
+  plan.configs = select_arms("ss");
+  try {
+    (void)run_bench(plan);
+    FAIL() << "a resume without a configuration the file holds was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("under static, which this campaign does not plan"), std::string::npos)
+        << e.what();
+  }
   fs::remove_all(dir);
 }
 

@@ -35,6 +35,7 @@ struct BenchOptions {
   std::vector<std::string> app_args;
   bool no_progress = false;
   bool no_level_reference = false;
+  bool resume = false;
 };
 
 struct ReportCommandOptions {
@@ -112,11 +113,14 @@ void run_bench_command(const BenchOptions& o) {
   }
   plan.progress = !o.no_progress;
   plan.level_reference = !o.no_level_reference;
+  plan.resume = o.resume;
   plan.command_line = command_line(g_argc, g_argv);
   add_app_args(plan, o.app_args);
   const BenchOutcome r = run_bench(plan);
-  std::printf("bench: %d runs in %.0f s into %s/runs.csv; %d failed%s\n", r.runs, r.seconds, o.out.c_str(), r.failed,
+  std::printf("bench: %d runs in %.0f s into %s/runs.csv; %d failed%s", r.runs, r.seconds, o.out.c_str(), r.failed,
               r.failed > 0 ? " (see failures.csv)" : "");
+  if (o.resume) std::printf("; %d complete runs kept from before", r.kept);
+  std::printf("\n");
   std::printf("next: autosched report %s\n", o.out.c_str());
 }
 
@@ -148,7 +152,7 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--steps", bench->steps, "Time steps per run")->capture_default_str()->check(CLI::PositiveNumber);
   b->add_option("--threads", bench->threads, "Team size (0: OpenMP's default)")->capture_default_str();
   b->add_option("--seed", bench->seed, "Seed of the interleaved run order")->capture_default_str();
-  b->add_option("--out", bench->out, "Directory for runs.csv (replaced), failures.csv and logs")->required();
+  b->add_option("--out", bench->out, "Directory for runs.csv (replaced unless --resume), failures.csv and logs")->required();
   b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
   b->add_option("--app-args", bench->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
   b->add_option("--dropin-library", bench->dropin_library,
@@ -157,6 +161,9 @@ void add_campaign_commands(CLI::App& app) {
   b->add_flag("--no-level-reference", bench->no_level_reference,
               "Do not measure idempotent loops (stream-triad) a second time under a fixed schedule after each "
               "instance; the report then leaves their process levels in");
+  b->add_flag("--resume", bench->resume,
+              "Continue a stopped campaign in --out: keep the complete runs of its runs.csv (same machine, build "
+              "and plan, or an error naming the difference) and run only the missing ones");
   b->callback([bench] { run_bench_command(*bench); });
 
   auto report = std::make_shared<ReportCommandOptions>();

@@ -23,6 +23,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
+#include <tuple>
 
 extern char** environ;
 
@@ -184,6 +186,77 @@ std::vector<Job> schedule_jobs(const BenchPlan& plan) {
   return jobs;
 }
 
+/// A campaign killed while stdio wrote its buffer leaves the last line of
+/// runs.csv half written: cut the file after its last newline (the run that
+/// line belonged to is then incomplete and runs again).
+void drop_unfinished_line(const fs::path& path) {
+  const auto size = fs::file_size(path);
+  if (size == 0) return;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) detail::throw_error(path.string() + ": cannot read this file");
+  std::uintmax_t keep = size;
+  for (std::uintmax_t back = size; back > 0; --back) {
+    std::fseek(f, static_cast<long>(back - 1), SEEK_SET);
+    if (std::fgetc(f) == '\n') break;
+    keep = back - 1;
+  }
+  std::fclose(f);
+  if (keep != size) fs::resize_file(path, keep);
+}
+
+/// A run as runs.csv names it: (phase, app, configuration, repetition from 1).
+using RunKey = std::tuple<std::string, std::string, std::string, int>;
+
+RunKey key_of(const Job& job) {
+  return {job.warm ? "warm" : "cold", job.app, job.config.name, job.rep + 1};
+}
+
+/// The metadata a resumed campaign must share with the one it continues:
+/// the machine, the build and the plan's shape. The command line and the
+/// start time may differ.
+constexpr const char* kResumeKeys[] = {"fingerprint", "cpu",   "threads", "build", "apps", "app arguments",
+                                       "repetitions", "steps", "seed",    "level reference", "drop-in"};
+
+/// --resume: reads the runs.csv a stopped `bench` left in the same directory
+/// and returns the runs it holds completely (steps × the app's loops rows).
+/// A run cut off while its rows were being written is left out, so it runs
+/// again. A file from another machine, build or plan is an error naming the
+/// first difference, never a silent mix.
+std::set<RunKey> complete_runs(const RunsTable& table, const std::string& path, const Metadata& meta,
+                               const std::vector<Job>& jobs, int steps, int& partial) {
+  for (const char* key : kResumeKeys) {
+    const std::string was = meta_value(table.meta, key), now = meta_value(meta, key);
+    if (was != now) {
+      detail::throw_error(path + ": measured with " + key + " '" + was + "', this campaign has '" + now +
+                          "'; --resume continues only the same campaign on the same machine (choose another --out)");
+    }
+  }
+  std::set<RunKey> planned;
+  for (const Job& job : jobs) planned.insert(key_of(job));
+  std::map<RunKey, std::size_t> rows;
+  std::map<std::string, std::set<std::string>> loops;  // per app
+  for (const StepRow& r : table.rows) {
+    const RunKey key{r.phase, r.app, r.config, r.rep};
+    if (!planned.contains(key)) {
+      detail::throw_error(path + ": holds " + r.phase + " run " + std::to_string(r.rep) + " of " + r.app + " under " +
+                          r.config + ", which this campaign does not plan; resume it with the same --apps, --arms, "
+                          "--references, --methods, --warm and --reps");
+    }
+    ++rows[key];
+    loops[r.app].insert(r.loop);
+  }
+  std::set<RunKey> done;
+  partial = 0;
+  for (const auto& [key, count] : rows) {
+    if (count == static_cast<std::size_t>(steps) * loops[std::get<1>(key)].size()) {
+      done.insert(key);
+    } else {
+      ++partial;
+    }
+  }
+  return done;
+}
+
 }  // namespace
 
 std::string default_bin_dir() {
@@ -261,19 +334,57 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   fs::create_directories(out / "logs");
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
 
-  OutputFile runs = create_file(out / "runs.csv");
-  const Metadata meta = campaign_metadata(plan);
-  write_metadata(runs.get(), meta);
-  std::fprintf(runs.get(), "%s\n", runs_header());
-  std::fflush(runs.get());
-  OutputFile failures = create_file(out / "failures.csv");
-  write_metadata(failures.get(), meta);
-  std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
-  std::fflush(failures.get());
-
-  const std::vector<Job> jobs = schedule_jobs(plan);
-  Progress progress(static_cast<int>(jobs.size()), plan.progress);
   BenchOutcome outcome;
+  const Metadata meta = campaign_metadata(plan);
+  std::vector<Job> jobs = schedule_jobs(plan);
+  const fs::path runs_path = out / "runs.csv";
+  OutputFile runs;
+  OutputFile failures;
+  if (plan.resume && fs::exists(runs_path)) {
+    // Keep the complete runs, in a copy written beside the file and renamed
+    // over it, so a stop during the rewrite loses nothing either.
+    drop_unfinished_line(runs_path);
+    const RunsTable before = read_runs(runs_path.string());
+    int partial = 0;
+    const std::set<RunKey> done = complete_runs(before, runs_path.string(), meta, jobs, plan.steps, partial);
+    const fs::path fresh = out / "runs.csv.resuming";
+    {
+      OutputFile copy = create_file(fresh);
+      write_metadata(copy.get(), before.meta);
+      std::fprintf(copy.get(), "%s\n", runs_header());
+      for (const StepRow& r : before.rows) {
+        if (done.contains(RunKey{r.phase, r.app, r.config, r.rep})) write_row(copy.get(), r);
+      }
+      if (std::fflush(copy.get()) != 0) detail::throw_error(fresh.string() + ": cannot write this file");
+    }
+    fs::rename(fresh, runs_path);
+    runs.reset(std::fopen(runs_path.c_str(), "a"));
+    if (!runs) detail::throw_error(runs_path.string() + ": cannot append to this file");
+    const std::string resumed = utc_now() + ", " + std::to_string(done.size()) + " complete runs kept" +
+                                (partial > 0 ? ", " + std::to_string(partial) + " cut-off run(s) to redo" : "");
+    write_metadata(runs.get(), {{"resumed", resumed}});
+    std::fflush(runs.get());
+    failures.reset(std::fopen((out / "failures.csv").c_str(), "a"));
+    if (!failures) detail::throw_error((out / "failures.csv").string() + ": cannot append to this file");
+    write_metadata(failures.get(), {{"resumed", resumed}});
+    std::fflush(failures.get());
+    std::erase_if(jobs, [&](const Job& job) { return done.contains(key_of(job)); });
+    if (plan.progress) {
+      std::fprintf(stderr, "bench: resuming %s: %s; %zu to run\n", runs_path.c_str(), resumed.c_str(), jobs.size());
+    }
+    outcome.kept = static_cast<int>(done.size());
+  } else {
+    runs = create_file(runs_path);
+    write_metadata(runs.get(), meta);
+    std::fprintf(runs.get(), "%s\n", runs_header());
+    std::fflush(runs.get());
+    failures = create_file(out / "failures.csv");
+    write_metadata(failures.get(), meta);
+    std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
+    std::fflush(failures.get());
+  }
+
+  Progress progress(static_cast<int>(jobs.size()), plan.progress);
   const auto start = Clock::now();
   const fs::path record = out / "logs" / "record.csv";
   for (std::size_t j = 0; j < jobs.size(); ++j) {

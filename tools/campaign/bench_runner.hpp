@@ -35,18 +35,23 @@ struct BenchPlan {
   bool level_reference = true;
   std::string command_line;
   bool progress = true;  ///< a progress bar with ETA on stderr
+  /// Continue a stopped campaign in out_dir: keep the complete runs of its
+  /// runs.csv (same machine, build and plan, or an error) and run the rest.
+  bool resume = false;
 };
 
 struct BenchOutcome {
   int runs = 0;
   int failed = 0;  ///< runs whose app exited non-zero (listed in failures.csv, logs kept)
+  int kept = 0;    ///< complete runs a resumed campaign found in runs.csv and did not run again
   double seconds = 0;
 };
 
 /// Where the autosched-<app> executables are, next to this executable.
 [[nodiscard]] std::string default_bin_dir();
 /// Checks the plan (executables present, sizes positive) with errors naming
-/// the bad value, then runs it into plan.out_dir (created; runs.csv replaced).
+/// the bad value, then runs it into plan.out_dir (created; runs.csv replaced,
+/// or continued with plan.resume).
 BenchOutcome run_bench(const BenchPlan& plan);
 /// The metadata every output carries: fingerprint, CPU, threads, build,
 /// command line, date and the plan's shape.
