@@ -50,6 +50,19 @@ class Cursor {
     }
     return next_general();
   }
+  /// next()'s unit-chunk path alone, for an entry point that keeps its own
+  /// per-chunk path a leaf: true with the chunk's absolute index when the
+  /// path applies and an iteration was left; false otherwise, and the caller
+  /// then calls next(), which also ends the loop when the sequence is spent.
+  bool next_unit(std::int64_t& index) noexcept {
+    if (unit_ == nullptr) return false;
+    const std::int64_t i = unit_->next_iteration();
+    if (i >= unit_n_) return false;
+    ++stats_.chunks;
+    ++stats_.iterations;
+    index = unit_base_ + i;
+    return true;
+  }
   /// This worker is done. The last worker of the instance closes it and
   /// returns it to its loop's pool: the instance must not be used after.
   /// Returns the instance's error, if a worker reported one.

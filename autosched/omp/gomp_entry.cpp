@@ -84,6 +84,17 @@ bool next_values(TeamState& ts, T* istart, T* iend) noexcept {
 
 bool ours(const TeamState& ts) noexcept { return ts.active.mode != ActiveLoop::Mode::none; }
 
+/// A unit chunk as libgomp values (next_unit_chunk); false: take the general path.
+template <class T>
+inline bool unit_values(T* istart, T* iend) noexcept {
+  std::int64_t i = 0;
+  const ActiveLoop* a = next_unit_chunk(i);
+  if (a == nullptr) return false;
+  *istart = static_cast<T>(value_at(*a, i));
+  *iend = static_cast<T>(i + 1 == a->n ? a->end_value : value_at(*a, i + 1));
+  return true;
+}
+
 /// The region's function and data, behind the trampoline every thread runs.
 struct RegionFrame {
   RegionFn fn;
@@ -124,11 +135,15 @@ using namespace autosched::omp;
     static LongStart* const real_start = real<LongStart>("GOMP_loop_" #prefix "runtime_start");              \
     return real_start(start, end, incr, istart, iend);                                                        \
   }                                                                                                           \
-  AUTOSCHED_OMP_EXPORT bool GOMP_loop_##prefix##runtime_next(long* istart, long* iend) {                      \
+  [[gnu::noinline]] static bool slow_GOMP_loop_##prefix##runtime_next(long* istart, long* iend) {             \
     TeamState& ts = current_team();                                                                           \
     if (ours(ts)) return next_values(ts, istart, iend);                                                       \
-    static LongNext* const real_next = real<LongNext>("GOMP_loop_" #prefix "runtime_next");                  \
+    static LongNext* const real_next = real<LongNext>("GOMP_loop_" #prefix "runtime_next");                   \
     return real_next(istart, iend);                                                                           \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_##prefix##runtime_next(long* istart, long* iend) {                      \
+    if (unit_values(istart, iend)) [[likely]] return true;                                                    \
+    return slow_GOMP_loop_##prefix##runtime_next(istart, iend);                                               \
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##prefix##runtime_start(bool up, ull start, ull end, ull incr,      \
                                                                   ull* istart, ull* iend) {                   \
@@ -137,11 +152,15 @@ using namespace autosched::omp;
     static UllStart* const real_start = real<UllStart>("GOMP_loop_ull_" #prefix "runtime_start");            \
     return real_start(up, start, end, incr, istart, iend);                                                    \
   }                                                                                                           \
-  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##prefix##runtime_next(ull* istart, ull* iend) {                    \
+  [[gnu::noinline]] static bool slow_GOMP_loop_ull_##prefix##runtime_next(ull* istart, ull* iend) {           \
     TeamState& ts = current_team();                                                                           \
     if (ours(ts)) return next_values(ts, istart, iend);                                                       \
-    static UllNext* const real_next = real<UllNext>("GOMP_loop_ull_" #prefix "runtime_next");                \
+    static UllNext* const real_next = real<UllNext>("GOMP_loop_ull_" #prefix "runtime_next");                 \
     return real_next(istart, iend);                                                                           \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##prefix##runtime_next(ull* istart, ull* iend) {                    \
+    if (unit_values(istart, iend)) [[likely]] return true;                                                    \
+    return slow_GOMP_loop_ull_##prefix##runtime_next(istart, iend);                                           \
   }
 
 AUTOSCHED_GOMP_RUNTIME_LOOP()
@@ -157,11 +176,15 @@ AUTOSCHED_GOMP_RUNTIME_LOOP(maybe_nonmonotonic_)
     static LongChunkStart* const real_start = real<LongChunkStart>("GOMP_loop_" #name "_start");             \
     return real_start(start, end, incr, chunk, istart, iend);                                                 \
   }                                                                                                           \
-  AUTOSCHED_OMP_EXPORT bool GOMP_loop_##name##_next(long* istart, long* iend) {                               \
+  [[gnu::noinline]] static bool slow_GOMP_loop_##name##_next(long* istart, long* iend) {                      \
     TeamState& ts = current_team();                                                                           \
     if (ours(ts)) return next_values(ts, istart, iend);                                                       \
-    static LongNext* const real_next = real<LongNext>("GOMP_loop_" #name "_next");                           \
+    static LongNext* const real_next = real<LongNext>("GOMP_loop_" #name "_next");                            \
     return real_next(istart, iend);                                                                           \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_##name##_next(long* istart, long* iend) {                               \
+    if (unit_values(istart, iend)) [[likely]] return true;                                                    \
+    return slow_GOMP_loop_##name##_next(istart, iend);                                                        \
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull chunk,    \
                                                          ull* istart, ull* iend) {                            \
@@ -170,11 +193,15 @@ AUTOSCHED_GOMP_RUNTIME_LOOP(maybe_nonmonotonic_)
     static UllChunkStart* const real_start = real<UllChunkStart>("GOMP_loop_ull_" #name "_start");           \
     return real_start(up, start, end, incr, chunk, istart, iend);                                             \
   }                                                                                                           \
-  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                             \
+  [[gnu::noinline]] static bool slow_GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                    \
     TeamState& ts = current_team();                                                                           \
     if (ours(ts)) return next_values(ts, istart, iend);                                                       \
-    static UllNext* const real_next = real<UllNext>("GOMP_loop_ull_" #name "_next");                         \
+    static UllNext* const real_next = real<UllNext>("GOMP_loop_ull_" #name "_next");                          \
     return real_next(istart, iend);                                                                           \
+  }                                                                                                           \
+  AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                             \
+    if (unit_values(istart, iend)) [[likely]] return true;                                                    \
+    return slow_GOMP_loop_ull_##name##_next(istart, iend);                                                    \
   }
 
 AUTOSCHED_GOMP_KIND_LOOP(dynamic, AskedKind::dynamic)

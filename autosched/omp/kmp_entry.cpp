@@ -103,6 +103,18 @@ int next(TeamState& ts, kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
   return 1;
 }
 
+/// A unit chunk as libomp values (next_unit_chunk); false: take the general path.
+template <class T, class S>
+inline bool unit_next(kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
+  std::int64_t i = 0;
+  const ActiveLoop* a = next_unit_chunk(i);
+  if (a == nullptr) return false;
+  *p_lb = *p_ub = static_cast<T>(value_at(*a, i));
+  if (p_st != nullptr) *p_st = static_cast<S>(static_cast<std::int64_t>(a->step));
+  if (p_last != nullptr) *p_last = i + 1 == a->n ? 1 : 0;
+  return true;
+}
+
 bool ours(const TeamState& ts) noexcept { return ts.active.mode != ActiveLoop::Mode::none; }
 
 }  // namespace
@@ -119,13 +131,18 @@ using namespace autosched::omp;
     static Init* const real_init = real<Init>("__kmpc_dispatch_init_" #suffix);                               \
     real_init(loc, gtid, schedule, lb, ub, st, chunk);                                                         \
   }                                                                                                            \
-  AUTOSCHED_OMP_EXPORT int __kmpc_dispatch_next_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32* p_last, T* p_lb, \
-                                                         T* p_ub, S* p_st) {                                   \
+  [[gnu::noinline]] static int slow_kmpc_dispatch_next_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32* p_last,  \
+                                                                T* p_lb, T* p_ub, S* p_st) {                  \
     TeamState& ts = current_team();                                                                            \
     if (ours(ts)) return next(ts, p_last, p_lb, p_ub, p_st);                                                   \
     using Next = int(Ident*, kmp_int32, kmp_int32*, T*, T*, S*);                                               \
     static Next* const real_next = real<Next>("__kmpc_dispatch_next_" #suffix);                               \
     return real_next(loc, gtid, p_last, p_lb, p_ub, p_st);                                                     \
+  }                                                                                                            \
+  AUTOSCHED_OMP_EXPORT int __kmpc_dispatch_next_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32* p_last, T* p_lb, \
+                                                         T* p_ub, S* p_st) {                                   \
+    if (unit_next(p_last, p_lb, p_ub, p_st)) [[likely]] return 1;                                              \
+    return slow_kmpc_dispatch_next_##suffix(loc, gtid, p_last, p_lb, p_ub, p_st);                              \
   }                                                                                                            \
   AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_fini_##suffix(Ident* loc, kmp_int32 gtid) {                        \
     if (ours(current_team())) return;                                                                          \
