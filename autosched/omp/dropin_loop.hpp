@@ -73,7 +73,7 @@ inline IndexRange next_chunk(TeamState& ts) noexcept {
 /// ends the loop). No call and nothing that needs a saved register, so an
 /// entry point that tail-calls its general path otherwise stays a leaf: two
 /// threads competing for the counter run as few instructions between their
-/// atomics as the runtime's own dispatch does (1.31 → 1.08 × libgomp's
+/// atomics as the runtime's own dispatch does (1.31 → 1.06 × libgomp's
 /// dynamic,1 on the Intel VM of 2026-12-01, docs/dropin.md).
 inline const ActiveLoop* next_unit_chunk(std::int64_t& index) noexcept {
   TeamState* s = thread_state::current;
