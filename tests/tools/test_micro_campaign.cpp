@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -33,15 +34,14 @@ std::string first_data_line(const fs::path& path) {
   return "";
 }
 
-TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
-  const fs::path dir = fs::temp_directory_path() / ("autosched_micro_campaign_" + std::to_string(::getpid()));
+/// The plan both tests start from: the arms ss and static on small apps, 2
+/// repetitions of 4 steps on 2 threads, into a fresh directory named `name`.
+BenchPlan micro_plan(const std::string& name, std::vector<std::string> apps) {
+  const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   BenchPlan plan;
-  plan.apps = {"pisolver", "stream-triad"};
+  plan.apps = std::move(apps);
   plan.configs = select_arms("ss;static");
-  plan.configs.push_back(select_references("omp:static")[0]);
-  plan.configs.push_back(select_methods("ExhaustiveSel")[0]);
-  plan.warm_methods = select_methods("auto");
   plan.reps = 2;
   plan.steps = 4;
   plan.threads = 2;
@@ -50,6 +50,15 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   plan.app_args = {{"pisolver", {"--n", "3000", "--work", "10"}}, {"stream-triad", {"--n", "5000"}}};
   plan.command_line = "test_micro_campaign";
   plan.progress = false;
+  return plan;
+}
+
+TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
+  BenchPlan plan = micro_plan("autosched_micro_campaign", {"pisolver", "stream-triad"});
+  const fs::path dir = plan.out_dir;
+  plan.configs.push_back(select_references("omp:static")[0]);
+  plan.configs.push_back(select_methods("ExhaustiveSel")[0]);
+  plan.warm_methods = select_methods("auto");
   const BenchOutcome outcome = run_bench(plan);
   EXPECT_EQ(outcome.failed, 0);
   EXPECT_EQ(outcome.runs, 2 * 4 * 2 + 2 * 1 * 2);  // apps × configs × reps + warm
@@ -130,19 +139,8 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
 // A campaign stopped while a run's rows were being written: --resume keeps
 // the complete runs, redoes the cut-off one, and refuses another plan.
 TEST(MicroCampaign, ResumeKeepsCompleteRunsAndRedoesTheCutOffOne) {
-  const fs::path dir = fs::temp_directory_path() / ("autosched_micro_resume_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  BenchPlan plan;
-  plan.apps = {"pisolver"};
-  plan.configs = select_arms("ss;static");
-  plan.reps = 2;
-  plan.steps = 4;
-  plan.threads = 2;
-  plan.out_dir = dir.string();
-  plan.bin_dir = AUTOSCHED_BINARY_DIR "/bin";
-  plan.app_args = {{"pisolver", {"--n", "3000", "--work", "10"}}};
-  plan.command_line = "test_micro_campaign";
-  plan.progress = false;
+  BenchPlan plan = micro_plan("autosched_micro_resume", {"pisolver"});
+  const fs::path dir = plan.out_dir;
   ASSERT_EQ(run_bench(plan).runs, 4);
   const fs::path path = dir / "runs.csv";
   const std::size_t all_rows = read_runs(path.string()).rows.size();
