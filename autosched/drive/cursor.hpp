@@ -17,9 +17,9 @@
 /// unclaimed rest away from the trial, and every cursor then serves chunks of
 /// the fallback arm until the rest is done.
 
+#include <autosched/core/index_range.hpp>
 #include <autosched/drive/instance.hpp>
 #include <autosched/measure/thread_stats.hpp>
-#include <autosched/core/index_range.hpp>
 
 #include <variant>
 
@@ -42,16 +42,13 @@ class Cursor {
     // runtime entry point competes with the runtime's own one atomic).
     // Cancelling the sequence moves its counter past N, so no flag is read.
     if (unit_ != nullptr) {
-      const std::int64_t i = unit_->next_iteration();
-      if (i >= unit_n_) return {};
-      ++stats_.chunks;
-      ++stats_.iterations;
-      return {unit_base_ + i, unit_base_ + i + 1};
+      std::int64_t i = 0;
+      return next_unit(i) ? IndexRange{i, i + 1} : IndexRange{};
     }
     return next_general();
   }
-  /// next()'s unit-chunk path alone, for an entry point that keeps its own
-  /// per-chunk path a leaf: true with the chunk's absolute index when the
+  /// The unit-chunk path of next(), alone for an entry point that keeps its
+  /// own per-chunk path a leaf: true with the chunk's absolute index when the
   /// path applies and an iteration was left; false otherwise, and the caller
   /// then calls next(), which also ends the loop when the sequence is spent.
   bool next_unit(std::int64_t& index) noexcept {
@@ -83,7 +80,7 @@ class Cursor {
   ThreadStats stats_;
   AnyWorker worker_;
   AnyWorker fallback_worker_;  ///< after a cut
-  IndexRange current_;  ///< relative to the instance's first index
+  IndexRange current_;         ///< relative to the instance's first index
   std::int64_t requested_ns_ = 0;
   std::int64_t started_ns_ = 0;
   ChunkSequence* unit_ = nullptr;  ///< set when the fast path above applies
