@@ -207,14 +207,12 @@ void drop_unfinished_line(const fs::path& path) {
 /// A run as runs.csv names it: (phase, app, configuration, repetition from 1).
 using RunKey = std::tuple<std::string, std::string, std::string, int>;
 
-RunKey key_of(const Job& job) {
-  return {job.warm ? "warm" : "cold", job.app, job.config.name, job.rep + 1};
-}
+RunKey key_of(const Job& job) { return {job.warm ? "warm" : "cold", job.app, job.config.name, job.rep + 1}; }
 
 /// The metadata a resumed campaign must share with the one it continues:
 /// the machine, the build and the plan's shape. The command line and the
 /// start time may differ.
-constexpr const char* kResumeKeys[] = {"fingerprint", "cpu",   "threads", "build", "apps", "app arguments",
+constexpr const char* kResumeKeys[] = {"fingerprint", "cpu",   "threads", "build",           "apps",   "app arguments",
                                        "repetitions", "steps", "seed",    "level reference", "drop-in"};
 
 /// --resume: reads the runs.csv a stopped `bench` left in the same directory
@@ -239,7 +237,8 @@ std::set<RunKey> complete_runs(const RunsTable& table, const std::string& path, 
     const RunKey key{r.phase, r.app, r.config, r.rep};
     if (!planned.contains(key)) {
       detail::throw_error(path + ": holds " + r.phase + " run " + std::to_string(r.rep) + " of " + r.app + " under " +
-                          r.config + ", which this campaign does not plan; resume it with the same --apps, --arms, "
+                          r.config +
+                          ", which this campaign does not plan; resume it with the same --apps, --arms, "
                           "--references, --methods, --warm and --reps");
     }
     ++rows[key];
@@ -255,6 +254,60 @@ std::set<RunKey> complete_runs(const RunsTable& table, const std::string& path, 
     }
   }
   return done;
+}
+
+OutputFile append_file(const fs::path& path) {
+  OutputFile f(std::fopen(path.c_str(), "a"));
+  if (!f) detail::throw_error(path.string() + ": cannot append to this file");
+  return f;
+}
+
+/// A new campaign's runs.csv and failures.csv, each with the metadata and its header.
+void start_files(const fs::path& out, const Metadata& meta, OutputFile& runs, OutputFile& failures) {
+  runs = create_file(out / "runs.csv");
+  write_metadata(runs.get(), meta);
+  std::fprintf(runs.get(), "%s\n", runs_header());
+  std::fflush(runs.get());
+  failures = create_file(out / "failures.csv");
+  write_metadata(failures.get(), meta);
+  std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
+  std::fflush(failures.get());
+}
+
+/// --resume: keeps the complete runs of out/runs.csv (in a copy written
+/// beside the file and renamed over it, so a stop during the rewrite loses
+/// nothing either), opens both files for appending with a `resumed` line,
+/// and takes the kept runs out of `jobs`. Returns how many runs it kept.
+int resume_files(const fs::path& out, const Metadata& meta, int steps, bool progress, std::vector<Job>& jobs,
+                 OutputFile& runs, OutputFile& failures) {
+  const fs::path runs_path = out / "runs.csv";
+  drop_unfinished_line(runs_path);
+  const RunsTable before = read_runs(runs_path.string());
+  int partial = 0;
+  const std::set<RunKey> done = complete_runs(before, runs_path.string(), meta, jobs, steps, partial);
+  const fs::path fresh = out / "runs.csv.resuming";
+  {
+    OutputFile copy = create_file(fresh);
+    write_metadata(copy.get(), before.meta);
+    std::fprintf(copy.get(), "%s\n", runs_header());
+    for (const StepRow& r : before.rows) {
+      if (done.contains(RunKey{r.phase, r.app, r.config, r.rep})) write_row(copy.get(), r);
+    }
+    if (std::fflush(copy.get()) != 0) detail::throw_error(fresh.string() + ": cannot write this file");
+  }
+  fs::rename(fresh, runs_path);
+  const std::string resumed = utc_now() + ", " + std::to_string(done.size()) + " complete runs kept" +
+                              (partial > 0 ? ", " + std::to_string(partial) + " cut-off run(s) to redo" : "");
+  runs = append_file(runs_path);
+  failures = append_file(out / "failures.csv");
+  for (std::FILE* f : {runs.get(), failures.get()}) {
+    write_metadata(f, {{"resumed", resumed}});
+    std::fflush(f);
+  }
+  std::erase_if(jobs, [&](const Job& job) { return done.contains(key_of(job)); });
+  if (progress)
+    std::fprintf(stderr, "bench: resuming %s: %s; %zu to run\n", runs_path.c_str(), resumed.c_str(), jobs.size());
+  return static_cast<int>(done.size());
 }
 
 }  // namespace
@@ -297,9 +350,10 @@ Metadata campaign_metadata(const BenchPlan& plan) {
   const auto dropin = [](const Configuration& c) { return c.dropin; };
   if (std::any_of(plan.configs.begin(), plan.configs.end(), dropin) ||
       std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), dropin)) {
-    m.emplace_back("drop-in", "dropin:<schedule> runs autosched-plain-<app> (plain OpenMP, schedule(runtime)) under "
-                              "`autosched run --schedule <schedule>`, which preloads " +
-                                  plan.dropin_library);
+    m.emplace_back("drop-in",
+                   "dropin:<schedule> runs autosched-plain-<app> (plain OpenMP, schedule(runtime)) under "
+                   "`autosched run --schedule <schedule>`, which preloads " +
+                       plan.dropin_library);
   }
   return m;
 }
@@ -337,51 +391,11 @@ BenchOutcome run_bench(const BenchPlan& plan) {
   BenchOutcome outcome;
   const Metadata meta = campaign_metadata(plan);
   std::vector<Job> jobs = schedule_jobs(plan);
-  const fs::path runs_path = out / "runs.csv";
-  OutputFile runs;
-  OutputFile failures;
-  if (plan.resume && fs::exists(runs_path)) {
-    // Keep the complete runs, in a copy written beside the file and renamed
-    // over it, so a stop during the rewrite loses nothing either.
-    drop_unfinished_line(runs_path);
-    const RunsTable before = read_runs(runs_path.string());
-    int partial = 0;
-    const std::set<RunKey> done = complete_runs(before, runs_path.string(), meta, jobs, plan.steps, partial);
-    const fs::path fresh = out / "runs.csv.resuming";
-    {
-      OutputFile copy = create_file(fresh);
-      write_metadata(copy.get(), before.meta);
-      std::fprintf(copy.get(), "%s\n", runs_header());
-      for (const StepRow& r : before.rows) {
-        if (done.contains(RunKey{r.phase, r.app, r.config, r.rep})) write_row(copy.get(), r);
-      }
-      if (std::fflush(copy.get()) != 0) detail::throw_error(fresh.string() + ": cannot write this file");
-    }
-    fs::rename(fresh, runs_path);
-    runs.reset(std::fopen(runs_path.c_str(), "a"));
-    if (!runs) detail::throw_error(runs_path.string() + ": cannot append to this file");
-    const std::string resumed = utc_now() + ", " + std::to_string(done.size()) + " complete runs kept" +
-                                (partial > 0 ? ", " + std::to_string(partial) + " cut-off run(s) to redo" : "");
-    write_metadata(runs.get(), {{"resumed", resumed}});
-    std::fflush(runs.get());
-    failures.reset(std::fopen((out / "failures.csv").c_str(), "a"));
-    if (!failures) detail::throw_error((out / "failures.csv").string() + ": cannot append to this file");
-    write_metadata(failures.get(), {{"resumed", resumed}});
-    std::fflush(failures.get());
-    std::erase_if(jobs, [&](const Job& job) { return done.contains(key_of(job)); });
-    if (plan.progress) {
-      std::fprintf(stderr, "bench: resuming %s: %s; %zu to run\n", runs_path.c_str(), resumed.c_str(), jobs.size());
-    }
-    outcome.kept = static_cast<int>(done.size());
+  OutputFile runs, failures;
+  if (plan.resume && fs::exists(out / "runs.csv")) {
+    outcome.kept = resume_files(out, meta, plan.steps, plan.progress, jobs, runs, failures);
   } else {
-    runs = create_file(runs_path);
-    write_metadata(runs.get(), meta);
-    std::fprintf(runs.get(), "%s\n", runs_header());
-    std::fflush(runs.get());
-    failures = create_file(out / "failures.csv");
-    write_metadata(failures.get(), meta);
-    std::fputs("phase,app,config,rep,exit_status,log\n", failures.get());
-    std::fflush(failures.get());
+    start_files(out, meta, runs, failures);
   }
 
   Progress progress(static_cast<int>(jobs.size()), plan.progress);
