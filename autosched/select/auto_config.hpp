@@ -67,6 +67,16 @@ struct AutoConfig {
   /// afresh (another input, another machine).
   int verify = 3;
   double match = 0.10;
+  /// Thompson sampling keeps the best-measured arm unless another arm's draw
+  /// beats the best's draw by more than a `tie`: a gain smaller than a tie is
+  /// not worth a switch. Two arms 0.3% apart whose posteriors overlap were
+  /// drawn in turn for hundreds of instances (the 2026-12-01 campaign mixed
+  /// 3–5 such arms on every loop), and each switch ended a batch of decisions
+  /// made ahead, so a settled loop paid the cold selector every two
+  /// instances. An arm with few samples (a wide posterior) still wins draws;
+  /// one measured close to the best many times does not. `stick=no` draws as
+  /// plain Thompson sampling.
+  bool stick = true;
   std::uint64_t seed = 0x5eed;
   /// Once nothing is pending but the Thompson draw, decide and learn from a
   /// few prepared values instead of the whole arm table (AutoSelector's

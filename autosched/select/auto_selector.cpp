@@ -156,16 +156,19 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
   const double s = relative_spread();
   int pick = best;
   double lowest = std::numeric_limits<double>::infinity();
+  double best_draw = lowest;
   for (int i = 0; i < static_cast<int>(arms_.size()); ++i) {
     const ArmState& a = arms_[static_cast<std::size_t>(i)];
     if (a.retired || a.all.count == 0) continue;
     const double draw =
         a.all.mean * (1.0 + s * sum_of_twelve_normal(rng_) / std::sqrt(static_cast<double>(a.all.count)));
+    if (i == best) best_draw = draw;
     if (draw < lowest) {
       lowest = draw;
       pick = i;
     }
   }
+  pick = indifferent(lowest, best_draw) ? best : pick;
   // Reported as exploration only when the pick looks worse than the best by
   // more than a tie: rotating among equals costs nothing. With a prediction,
   // arms the simulator calls equal whose samples cannot tell them apart
@@ -184,14 +187,20 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose_settled() {
   int pick = settled_best_;
   bool worse = false;
   double lowest = std::numeric_limits<double>::infinity();
+  double best_draw = lowest;
   for (int k = 0; k < candidate_count_; ++k) {
     const Candidate& c = candidates_[static_cast<std::size_t>(k)];
     const double draw = c.all.mean * (1.0 + s * sum_of_twelve_normal(rng_) / c.root);
+    if (c.arm == settled_best_) best_draw = draw;
     if (draw < lowest) {
       lowest = draw;
       pick = c.arm;
       worse = c.worse;
     }
+  }
+  if (indifferent(lowest, best_draw)) {
+    pick = settled_best_;
+    worse = false;
   }
   Decision d{pick, 0, -1, worse};
   if (pick != settled_best_) {
@@ -325,6 +334,10 @@ AUTOSCHED_DECISION_PATH bool AutoSelector::observe_settled(const Decision& d, co
   drift_ = drift;
   arm_draws(best, spread);
   return true;
+}
+
+AUTOSCHED_DECISION_PATH bool AutoSelector::indifferent(double lowest, double best_draw) const noexcept {
+  return config_.stick && lowest > (1.0 - config_.tie) * best_draw;
 }
 
 AUTOSCHED_DECISION_PATH bool AutoSelector::tie_predicted(double x, double y) const {

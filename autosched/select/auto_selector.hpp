@@ -20,7 +20,9 @@
 ///   2. Choose by Thompson sampling over the tried arms: each arm's mean cost
 ///      has a normal posterior whose width is the measured relative spread
 ///      (pooled over arms, with a floor) over √samples; the arm with the
-///      lowest draw runs (draws: core/split_mix.hpp, no libm). Once nothing
+///      lowest draw runs if its draw beats the best-measured arm's by more
+///      than a tie, else the best-measured arm runs (`stick`; draws:
+///      core/split_mix.hpp, no libm). Once nothing
 ///      else is pending, choose() and observe() work on the arms in play
 ///      alone (the settled path), with the full path's decisions. An arm whose mean is worse than the best by more
 ///      than two standard errors (and more than a tie) is retired. Trials and
@@ -173,6 +175,9 @@ class AutoSelector final : public Selector {
   /// statistics `with` (the arms outside the candidates do not change while
   /// settled: their part is kept in rest_*).
   [[nodiscard]] double candidate_spread(bool session_only, int replaced, const RunningStats& with) const;
+  /// The draw's winner (`lowest`) does not beat the best arm's draw by more
+  /// than a tie, so the best arm runs (AutoConfig::stick).
+  [[nodiscard]] bool indifferent(double lowest, double best_draw) const noexcept;
   /// Both predictions finite and within a tie of each other.
   [[nodiscard]] bool tie_predicted(double x, double y) const;
 

@@ -25,9 +25,9 @@ const std::vector<std::string_view> common_keys = {"portfolio", "chunk", "seed"}
 const std::vector<std::string_view> rl_keys = {
     "policy",      "reward",    "init",      "decay",   "greedy",  "band",   "alpha",    "gamma",  "epsilon", "tau",
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
-const std::vector<std::string_view> auto_keys = {"guard",  "noise-floor", "change-slack", "change-threshold",
-                                                 "change-cap", "settle", "warmup", "clip", "predict", "margin",
-                                                 "trials", "jitter", "batch"};
+const std::vector<std::string_view> auto_keys = {
+    "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
+    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "stick"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -183,6 +183,9 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     } else if (key == "predict") {
       if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "predict = yes or no"));
       a.predict = v == "yes";
+    } else if (key == "stick") {
+      if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "stick = yes or no"));
+      a.stick = v == "yes";
     } else if (key == "margin") {
       a.margin = number(0, 10);
     } else if (key == "jitter") {

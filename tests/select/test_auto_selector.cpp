@@ -1,9 +1,11 @@
 // autosched's own selector: guarded sweep, Thompson sampling, change
 // detection and warm start, on scripted loops.
+#include <autosched/core/split_mix.hpp>
 #include <autosched/select/auto_selector.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace autosched {
@@ -231,6 +233,48 @@ TEST(AutoSelector, WarmStartExploitsAtTheFirstInstance) {
     EXPECT_EQ(d.arm, best) << "seed " << seed;
     EXPECT_FALSE(d.exploring);
   }
+}
+
+/// Arms `ms` with 2% Gaussian noise (a fixed stream): how often the arm
+/// changes from one instance to the next over instances 200-399, and how
+/// many of them ran `arm`.
+struct NoisyRun {
+  int switches = 0, on_arm = 0;
+};
+NoisyRun noisy_run(AutoConfig config, const std::vector<double>& ms, int arm) {
+  AutoSelector s(static_cast<int>(ms.size()), config);
+  SplitMix64 noise(42);
+  NoisyRun r;
+  int last = -1;
+  for (int k = 0; k < 400; ++k) {
+    const Decision d = s.choose({});
+    s.observe(d, took(ms[static_cast<std::size_t>(d.arm)] * 1e6 * (1.0 + 0.02 * sum_of_twelve_normal(noise))));
+    if (k >= 200) {
+      r.switches += d.arm != last;
+      r.on_arm += d.arm == arm;
+    }
+    last = d.arm;
+  }
+  return r;
+}
+
+// Three arms within 0.5% of each other (less than a tie): once each has
+// many samples, plain Thompson sampling keeps drawing them in turn, while
+// `stick` keeps the best-measured one and switches rarely.
+TEST(AutoSelector, SticksToTheBestOfArmsWithinATie) {
+  const std::vector<double> ms{10.0, 10.03, 10.05};
+  AutoConfig plain;
+  plain.stick = false;
+  const NoisyRun sticky = noisy_run(AutoConfig{}, ms, 0), mixing = noisy_run(plain, ms, 0);
+  EXPECT_LE(sticky.switches, 10);
+  EXPECT_GE(mixing.switches, 40);
+  EXPECT_LT(sticky.switches * 4, mixing.switches);
+}
+
+// An arm better by more than a tie (2%) is still found and kept with `stick`.
+TEST(AutoSelector, StickStillFindsAnArmBetterByMoreThanATie) {
+  const NoisyRun r = noisy_run(AutoConfig{}, {10.2, 10.0, 10.25}, 1);
+  EXPECT_GE(r.on_arm, 190);  // at least 95% of instances 200-399
 }
 
 }  // namespace

@@ -96,6 +96,9 @@ TEST(SelectorConfig, ParsesSelectorsKeysAndPortfolios) {
 
 TEST(SelectorConfig, RejectsBadPredictionKeys) {
   EXPECT_THROW(parse_selector("auto,predict=maybe", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,stick=sometimes", "test"), Error);
+  EXPECT_FALSE(parse_selector("auto,stick=no", "test").automatic.stick);
+  EXPECT_TRUE(parse_selector("auto", "test").automatic.stick);
   EXPECT_THROW(parse_selector("auto,margin=-1", "test"), Error);
   EXPECT_THROW(parse_selector("auto,trials=1", "test"), Error);
   EXPECT_THROW(parse_selector("auto,jitter=0.95", "test"), Error);
