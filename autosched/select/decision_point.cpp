@@ -10,21 +10,28 @@ namespace autosched {
 DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector)
     : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {}
 
+AUTOSCHED_DECISION_PATH DecisionPoint::Span::Span(DecisionPoint& point) noexcept : outermost_(point.in_span_ ? nullptr : &point) {
+  if (outermost_ == nullptr) return;
+  point.in_span_ = true;
+  start_ns_ = host_now_ns();
+}
+
+AUTOSCHED_DECISION_PATH DecisionPoint::Span::~Span() {
+  if (outermost_ == nullptr) return;
+  outermost_->unreported_ns_ += static_cast<double>(host_now_ns() - start_ns_);
+  outermost_->in_span_ = false;
+}
+
 AUTOSCHED_DECISION_PATH Decision DecisionPoint::choose(const Context& context) {
-  const std::int64_t t0 = host_now_ns();
+  const Span span(*this);
   Decision d = selector_->choose(context);
   d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
-  choose_ns_ = static_cast<double>(host_now_ns() - t0);
-  unreported_ns_ += choose_ns_;
   return d;
 }
 
 AUTOSCHED_DECISION_PATH void DecisionPoint::observe(const Decision& decision, const Outcome& outcome) {
-  const std::int64_t t0 = host_now_ns();
+  const Span span(*this);
   selector_->observe(decision, outcome);
-  const auto observe_ns = static_cast<double>(host_now_ns() - t0);
-  last_cost_ns_ = choose_ns_ + observe_ns;
-  unreported_ns_ += observe_ns;
   ++instances_;
   if (decision.exploring) ++explored_;
   if (!outcome.cut_short) {

@@ -140,6 +140,24 @@ TEST(DecisionEngine, AFailedSettledInstanceOfAutoLeavesNothingPending) {
   group.complete(again, loop.outcome_of(again.decision, 0));
 }
 
+TEST(DecisionPoint, CallsInsideASpanAreTimedAsOneWhenItEnds) {
+  const SelectorConfig config = parse_selector("auto:exhaustive", "test");
+  DecisionGroup& group = fresh_group("span");
+  const Ticket t = group.decide(config, n, p);
+  group.complete(t, outcome(10.0));
+  DecisionPoint& point = *t.slot->point;
+  (void)point.take_cost_ns();
+  point.choose(Context{n, p, {}});
+  EXPECT_GT(point.take_cost_ns(), 0.0) << "a call on its own is timed at once";
+  {
+    const DecisionPoint::Span span(point);
+    for (int i = 0; i < 3; ++i) point.observe(point.choose(Context{n, p, {}}), outcome(10.0));
+    EXPECT_EQ(point.take_cost_ns(), 0.0) << "inside a span the calls add nothing of their own";
+  }
+  EXPECT_GT(point.take_cost_ns(), 0.0) << "the span reports its time when it ends";
+  EXPECT_EQ(point.take_cost_ns(), 0.0) << "once";
+}
+
 /// Runs `config` on `loop` until auto has settled and the engine holds a
 /// fresh batch of at least `min_batch` decisions made ahead; returns the
 /// instances run.
