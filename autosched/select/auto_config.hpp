@@ -83,14 +83,24 @@ struct AutoConfig {
   /// settled path). The decisions are those of the full path; false takes
   /// the full path every time, for the tests and benches that compare them.
   bool settled_path = true;
-  /// Settled, the engine makes this many decisions ahead at once and auto
-  /// learns their outcomes together (Selector::ahead_batch, 1 to 8): the
-  /// cold selector is paid once a batch (about 3 µs) instead of once an
-  /// instance (about 1.7 µs), at the price of learning up to 7 instances
-  /// late; the draws are Thompson draws, which tolerate that delay. A batch
-  /// runs one arm: the engine ends it at the first draw of another arm or
-  /// that explores, so what an exploration teaches is learned at once.
+  /// Settled, the engine makes decisions ahead in batches and auto learns
+  /// their outcomes together (Selector::ahead_batch): the cold selector is
+  /// paid once a batch (3-12 µs in the apps) instead of once an instance
+  /// (about 1.7 µs), at the price of learning late. A batch starts at
+  /// `settled_batch` (1 to 32) and grows with the run of instances the
+  /// settled best arm has kept: a loop that ran one arm for s instances
+  /// learns in batches of s, up to `settled_batch_max` (at least
+  /// settled_batch, at most 32). So a loop that has just settled learns
+  /// within 8 instances, and one that has been steady for a long time pays
+  /// the selector once per 32; what a batch delays is bounded by how long
+  /// the loop had been steady. The draws are Thompson draws, which tolerate
+  /// the delay. Steady means no draw explored: draws among the best arm's
+  /// equals (ties) keep the run. The engine ends a batch at its first draw
+  /// that explores, so what an exploration teaches is learned at once, and
+  /// such a draw starts the run again. `batch=N` fixes both bounds at N
+  /// (`batch=1`: no batches); `batch-max=M` sets the cap.
   int settled_batch = 8;
+  int settled_batch_max = 32;
   friend bool operator==(const AutoConfig&, const AutoConfig&) = default;
 };
 

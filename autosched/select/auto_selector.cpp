@@ -649,7 +649,12 @@ void AutoSelector::verify() {
 }
 
 AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outcome& o) {
-  if (observe_settled(d, o)) return;
+  if (observe_settled(d, o)) {
+    // Capped well below overflow; ahead_batch() clamps it anyway.
+    steady_run_ = d.exploring ? 0 : std::min(steady_run_ + 1, 1 << 20);
+    return;
+  }
+  steady_run_ = 0;
   learn(d, o);
   prepare_settled();
 }

@@ -61,6 +61,7 @@
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -118,14 +119,23 @@ class AutoSelector final : public Selector {
   /// in between empties the caches). A draw made ahead and never observed
   /// leaves nothing pending: the next choose() draws anew.
   [[nodiscard]] bool decides_ahead() const noexcept override { return settled_; }
-  /// Settled, it draws a batch of settled_batch decisions ahead and learns
-  /// their outcomes together (Selector::ahead_batch): Thompson draws with a
-  /// few instances' delay, which changes what it picks by little and costs
-  /// the cold selector once per batch; the engine ends a batch at its first
-  /// draw of another arm or that explores. Settled means no trial or profile is
-  /// pending; a cut trial or a change alarm still acts within the batch's
-  /// delay, and an outcome that was cut is learned at once.
-  [[nodiscard]] int ahead_batch() const noexcept override { return settled_ ? config_.settled_batch : 1; }
+  /// Settled, it draws a batch of decisions ahead and learns their outcomes
+  /// together (Selector::ahead_batch): settled_batch of them, or as many as
+  /// the instances run in a row on the settled path without exploring
+  /// (steady_run()), up to settled_batch_max. Thompson draws with a few
+  /// instances' delay, which changes what it picks by little and costs the
+  /// cold selector once per batch; the engine ends a batch at its first
+  /// draw that explores. Settled means no trial or
+  /// profile is pending; a cut trial or a change alarm still acts within
+  /// the batch's delay, and an outcome that was cut is learned at once.
+  [[nodiscard]] int ahead_batch() const noexcept override {
+    if (!settled_) return 1;
+    return std::clamp(steady_run_, config_.settled_batch, std::max(config_.settled_batch, config_.settled_batch_max));
+  }
+  /// Instances in a row, learned on the settled path, that did not explore
+  /// (the best arm or one of its equals); anything else (an exploring draw,
+  /// a trial, a profile, a change alarm) starts it again at 0.
+  [[nodiscard]] int steady_run() const noexcept { return steady_run_; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
 
@@ -240,6 +250,7 @@ class AutoSelector final : public Selector {
   // object's header, these are all a settled choice reads.
   bool settled_ = false;
   int settled_best_ = -1;
+  int steady_run_ = 0;  ///< steady_run()
   int candidate_count_ = 0;
   double settled_budget_ = 0;  ///< guard × the best arm's mean
   double settled_spread_ = 0;  ///< relative_spread() when prepared

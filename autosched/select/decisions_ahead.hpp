@@ -5,10 +5,11 @@
 /// A selector that decides ahead (Selector::decides_ahead) is asked for its
 /// next decision when an instance completes, while its code and data are
 /// still in the caches, or for a batch of them (Selector::ahead_batch; a
-/// settled auto takes up to 8). The outcomes of a batch are then held and
+/// settled auto takes 8 to 32). The outcomes of a batch are then held and
 /// learned together when its last instance completes, so that a cold
-/// selector is paid once a batch. A batch runs one arm: it ends at the first
-/// draw of another arm or one that explores, which is thus learned at once.
+/// selector is paid once a batch. A batch ends at its first draw that
+/// explores (an arm measured worse than the best), which is thus learned at
+/// once; draws of the best's equals (ties) stay in it.
 /// Nothing held is lost: next() with no decision made ahead, learn_held()
 /// (before a state save) and an outcome that cannot wait (a cut trial, a
 /// profile) learn the held ones first, in order.
@@ -35,7 +36,7 @@ namespace autosched {
 class DecisionsAhead {
  public:
   /// The most decisions made ahead at once (Selector::ahead_batch is capped here).
-  static constexpr int max_batch = 8;
+  static constexpr int max_batch = 32;
 
   /// The next decision made ahead; when none is left, the held outcomes are
   /// learned and `point` chooses for `context` now (its exception propagates).

@@ -27,7 +27,7 @@ const std::vector<std::string_view> rl_keys = {
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
 const std::vector<std::string_view> auto_keys = {
     "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
-    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "stick"};
+    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -131,6 +131,7 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
   const auto keys = keys_for(c.selector);
   text::KeyRules rules{c.selector, keys, {}, "only portfolio= takes a list"};
   bool in_portfolio = false;
+  bool batch_max_given = false;  // batch=N alone fixes the batch at N
   auto add_arm = [&](std::string_view arm) {
     TechniqueSpec spec = parse_technique_spec(arm, source, text);
     if (spec.technique == TechniqueId::profiling) {
@@ -192,8 +193,12 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.jitter = number(0, 0.9);
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
-    } else if (key == "batch") {
-      a.settled_batch = static_cast<int>(integer(1, 8));  // the engine makes at most 8 ahead (DecisionsAhead::max_batch)
+    } else if (key == "batch") {  // the engine makes at most 32 ahead (DecisionsAhead::max_batch)
+      a.settled_batch = static_cast<int>(integer(1, 32));
+      if (!batch_max_given) a.settled_batch_max = a.settled_batch;
+    } else if (key == "batch-max") {
+      a.settled_batch_max = static_cast<int>(integer(1, 32));
+      batch_max_given = true;
     } else if (key == "clip") {
       a.clip = v == "off" ? 0.0 : number(1.5, 1e6);
     } else if (key == "lib-rise") {
@@ -268,6 +273,9 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       c.chunk_technique = *id;
     }
   });
+  if (c.automatic.settled_batch_max < c.automatic.settled_batch) {
+    detail::throw_error(text::bad_value(source, text, "batch-max = at least batch"));
+  }
   if (in_portfolio && c.portfolio.empty()) {
     detail::throw_error(text::bad_value(source, text, "portfolio = at least one arm, e.g. portfolio=static,ss,gss"));
   }

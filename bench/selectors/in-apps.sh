@@ -5,8 +5,8 @@
 # per selector, store off, in alternation, `reps` processes each; per loop
 # the table gives, over the processes, the median of each process's median
 # selection_ns and of each process's mean (steps 20+, from --record). The
-# mean is the number to compare: a settled auto learns in batches of up to
-# 8 (AutoConfig::settled_batch), so most of its instances cost the selector
+# mean is the number to compare: a settled auto learns in batches of
+# 8 to 32 (AutoConfig::settled_batch), so most of its instances cost the selector
 # nothing and the batch's last a batch's worth. Prints a Markdown table;
 # about a minute per selector and repetition.
 # Usage: bench/selectors/in-apps.sh [reps] [selectors]

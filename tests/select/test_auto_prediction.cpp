@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -349,8 +350,12 @@ TEST(AutoPrediction, WarmStartOnTheSameLoopExploresNothing) {
   const SimulationResult warm = simulate(s, auto_config(), 8, 0, cold.state);
   EXPECT_EQ(warm.exploration_share, 0.0);
   EXPECT_LT(warm.regret_vs_fixed_pct(), 1.0);
-  // It ran the cold run's best from the first step on.
-  EXPECT_EQ(warm.choices.front(), cold.choices.back());
+  // It ran the cold run's best (the arm its second half ran most; its last
+  // draw may be a Thompson draw of another) from the first step on.
+  std::map<int, int> runs;
+  for (std::size_t i = cold.choices.size() / 2; i < cold.choices.size(); ++i) ++runs[cold.choices[i]];
+  const auto most = std::max_element(runs.begin(), runs.end(), [](auto x, auto y) { return x.second < y.second; });
+  EXPECT_EQ(warm.choices.front(), most->first);
 }
 
 TEST(AutoPrediction, WarmStartInAProcessAtAnotherLevelStillExploits) {

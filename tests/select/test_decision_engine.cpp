@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -196,15 +197,17 @@ TEST(DecisionEngine, SettledAutoLearnsABatchMadeAheadWhenItsLastInstanceComplete
   EXPECT_GT(slot.ahead.left(), 0) << "and the next batch drawn";
 }
 
-TEST(DecisionEngine, ABatchRunsOneArmAndEndsAtTheFirstDrawOfAnotherOrThatExplores) {
+TEST(DecisionEngine, ABatchEndsAtItsFirstDrawThatExploresAndKeepsTheBestsEquals) {
   // The arms within 10% of the best measure alike, with noise of a few
-  // percent: the draws mix them, and every draw of another arm than the
-  // batch's first must end its batch, so that it is learned before the next.
+  // percent: the draws mix them. A draw of one of those equals stays in
+  // its batch (ending a batch at every switch paid the cold selector every
+  // few instances); a draw that explores must end its batch, so that it is
+  // learned before the next.
   const SelectorConfig config = parse_selector("auto", "test");
   const ProfiledLoop loop(config);
   const double best_ns = loop.best_ns();
   DecisionGroup& group = fresh_group("auto-batch-ends");
-  int full = 0, ended = 0;
+  int full = 0, explored = 0, mixed = 0;
   for (int k = 0; k < 600; ++k) {
     const Ticket t = group.decide(config, n, p);
     DecisionSlot& slot = *t.slot;
@@ -214,23 +217,28 @@ TEST(DecisionEngine, ABatchRunsOneArmAndEndsAtTheFirstDrawOfAnotherOrThatExplore
       o.metrics.loop_time_ns = o.time_ns;
     }
     group.complete(t, o);
-    const int count = static_cast<int>(slot.ahead.batch().size());
+    const std::span<const Decision> batch = slot.ahead.batch();
+    const int count = static_cast<int>(batch.size());
     if (slot.ahead.handed_out() != 0 || count == 0) continue;  // only a freshly drawn batch
-    for (int i = 0; i + 1 < count; ++i) {
-      EXPECT_EQ(slot.ahead.batch()[static_cast<std::size_t>(i)].arm, slot.ahead.batch()[0].arm) << "a batch runs one arm";
-      EXPECT_FALSE(slot.ahead.batch()[static_cast<std::size_t>(i)].exploring) << "a draw that explores ends its batch";
+    bool one_arm = true;
+    for (int i = 0; i < count; ++i) {
+      one_arm = one_arm && batch[static_cast<std::size_t>(i)].arm == batch[0].arm;
+      if (i + 1 < count) {
+        EXPECT_FALSE(batch[static_cast<std::size_t>(i)].exploring) << "a draw that explores ends its batch";
+      }
     }
-    if (count < DecisionsAhead::max_batch) {
-      const Decision& last = slot.ahead.batch()[static_cast<std::size_t>(count - 1)];
-      EXPECT_TRUE(last.exploring || last.arm != slot.ahead.batch()[0].arm || !slot.point->selector().decides_ahead())
+    if (!one_arm) ++mixed;
+    if (count < slot.point->selector().ahead_batch()) {
+      EXPECT_TRUE(batch[static_cast<std::size_t>(count - 1)].exploring || !slot.point->selector().decides_ahead())
           << "a batch ended early for no reason";
-      ++ended;
+      if (batch[static_cast<std::size_t>(count - 1)].exploring) ++explored;
     } else {
       ++full;
     }
   }
-  EXPECT_GT(full, 0) << "the clear best arm still fills batches";
-  EXPECT_GT(ended, 0) << "no draw of another arm ended a batch: the test did not test";
+  EXPECT_GT(full, 0) << "the settled loop fills batches";
+  EXPECT_GT(mixed, 0) << "no batch mixed the best's equals: the test did not test";
+  EXPECT_GT(explored, 0) << "no draw that explores ended a batch: the test did not test";
 }
 
 TEST(DecisionEngine, HeldOutcomesAreLearnedBeforeAStateIsReadOrACutTrial) {
@@ -274,7 +282,45 @@ TEST(DecisionEngine, ABatchOfOneDecidesAheadOneAtATime) {
     EXPECT_EQ(t.slot->ahead.held(), 0);
     EXPECT_LE(t.slot->ahead.left(), 1);
   }
-  EXPECT_THROW((void)parse_selector("auto,batch=9", "test"), Error) << "the engine makes at most 8 ahead";
+  EXPECT_THROW((void)parse_selector("auto,batch=33", "test"), Error) << "the engine makes at most 32 ahead";
+}
+
+TEST(DecisionEngine, ASteadyLoopLearnsInLongerBatchesUpToTheCap) {
+  // A clear best arm measured alike every time: once settled, each batch
+  // may be as long as the run of instances the arm has kept, from 8 up to
+  // 32; another arm's draw starts the run again.
+  const SelectorConfig config = parse_selector("auto", "test");
+  const ProfiledLoop loop(config);
+  DecisionGroup& group = fresh_group("auto-batch-grows");
+  settle(group, config, loop, 2);
+  std::vector<int> sizes;
+  for (int k = 0; k < 400; ++k) {
+    const Ticket t = group.decide(config, n, p);
+    DecisionSlot& slot = *t.slot;
+    group.complete(t, loop.outcome_of(t.decision, k));
+    if (slot.ahead.handed_out() == 0 && !slot.ahead.batch().empty()) {
+      sizes.push_back(static_cast<int>(slot.ahead.batch().size()));
+    }
+  }
+  ASSERT_GE(sizes.size(), 4u);
+  EXPECT_LE(sizes.front(), 16) << "a loop that has just settled learns soon";
+  EXPECT_EQ(*std::max_element(sizes.begin(), sizes.end()), DecisionsAhead::max_batch) << "a steady one once per 32";
+  for (int s : sizes) EXPECT_LE(s, DecisionsAhead::max_batch);
+
+  // batch=N fixes the batch; batch-max=M lets it grow to M only.
+  for (const auto& [text, cap] : {std::pair{"auto,batch=8", 8}, std::pair{"auto,batch-max=12", 12}}) {
+    const SelectorConfig fixed = parse_selector(text, "test");
+    DecisionGroup& g = fresh_group(std::string("auto-batch-cap-") + text);
+    int longest = 0;
+    for (int k = 0; k < 400; ++k) {
+      const Ticket t = g.decide(fixed, n, p);
+      g.complete(t, loop.outcome_of(t.decision, k));
+      if (t.slot->ahead.handed_out() == 0) longest = std::max(longest, static_cast<int>(t.slot->ahead.batch().size()));
+    }
+    EXPECT_EQ(longest, cap) << text;
+  }
+  EXPECT_THROW((void)parse_selector("auto,batch=16,batch-max=8", "test"), Error) << "a cap below the start";
+  EXPECT_EQ(parse_selector("auto,batch-max=16,batch=4", "test").automatic.settled_batch_max, 16) << "either order";
 }
 
 }  // namespace
