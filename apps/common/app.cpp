@@ -43,6 +43,32 @@ using GetCounts = int (*)(DropinCounts*);
 GetCounts dropin_counts() noexcept {
   return reinterpret_cast<GetCounts>(dlsym(RTLD_DEFAULT, "autosched_omp_get_counts"));
 }
+
+// The instance the drop-in closed last (autosched_omp_instance, same layout).
+struct DropinInstance {
+  char arm[64];
+  char requested[32];
+  char selector[32];
+  unsigned long long instance;
+  int explored;
+  int cut_short;
+  double selection_ns;
+};
+using GetLastInstance = int (*)(DropinInstance*);
+
+/// The loop that just ran, as the drop-in scheduled it: true and `out` set
+/// when the drop-in is preloaded and took an instance since `*seen` (its
+/// count of instances, updated), so that a loop it forwarded is not credited
+/// with the previous loop's arm.
+bool dropin_took(DropinInstance& out, unsigned long long* seen) noexcept {
+  static const GetCounts get_counts = dropin_counts();
+  static const auto get_last =
+      reinterpret_cast<GetLastInstance>(dlsym(RTLD_DEFAULT, "autosched_omp_last_instance"));
+  DropinCounts c{};
+  if (get_counts == nullptr || get_last == nullptr || get_counts(&c) != 0 || c.instances == *seen) return false;
+  *seen = c.instances;
+  return get_last(&out) == 0;
+}
 #endif
 
 }  // namespace
@@ -174,6 +200,14 @@ void App::record(const std::string& loop, double ns) {
   constexpr bool plain = true;  // Runner::autosched stands for schedule(runtime) as the environment sets it
 #else
   constexpr bool plain = false;
+#endif
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+  // Under the drop-in, the record names the arm it ran, as the native build's.
+  if (DropinInstance d{}; runner_ == Runner::autosched && dropin_took(d, &dropin_seen_)) {
+    std::fprintf(record_, "%d,%s,%.0f,%s,%d,%.0f,%d\n", step_, loop.c_str(), ns, d.arm, d.explored, d.selection_ns,
+                 d.cut_short);
+    return;
+  }
 #endif
   if (plain || runner_ != Runner::autosched) {
     static const char* names[] = {"runtime", "omp-static", "omp-dynamic", "omp-guided"};

@@ -31,7 +31,8 @@
 /// the runtime schedule with omp_set_schedule); without it the schedule is
 /// OMP_SCHEDULE's, or the drop-in's AUTOSCHED_SCHEDULE when it is preloaded.
 /// The record's arm is then `omp-<kind>` or, without --schedule, `runtime`
-/// (the dispatcher's choice, unknown to the program), explored 0.
+/// (the dispatcher's choice), explored 0; under the drop-in, the arm it ran,
+/// with its explored, selection and cut flags (autosched_omp_last_instance).
 
 #ifndef AUTOSCHED_APPS_PLAIN_OPENMP
 #include <autosched/autosched.hpp>
@@ -180,6 +181,7 @@ class App {
   bool level_reference_ = false;
   int step_ = 0;
   std::FILE* record_ = nullptr;
+  unsigned long long dropin_seen_ = 0;  ///< the drop-in's instance count at the last record (plain build)
   double total_ns_ = 0;
   std::map<std::string, double> loop_ns_;
 };

@@ -12,6 +12,11 @@ extern "C" __attribute__((visibility("default"))) int autosched_omp_get_counts(a
   return 0;
 }
 
+extern "C" __attribute__((visibility("default"))) int autosched_omp_last_instance(autosched_omp_instance* out) {
+  if (out == nullptr) return -1;
+  return autosched::omp::last_closed(*out) ? 0 : 1;
+}
+
 namespace {
 /// A program whose loops were never taken has no session, so no exit hook:
 /// its report (the forwarded entries) is written when the library unloads.

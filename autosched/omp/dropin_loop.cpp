@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <limits>
 #include <mutex>
+#include <string_view>
 
 namespace autosched::omp {
 
@@ -54,11 +56,56 @@ const Settings& settings() {
   return s;
 }
 
+/// The instance closed last (autosched_omp_last_instance). Written once per
+/// instance, when it closes, off the chunks' path.
+struct LastClosed {
+  std::mutex mutex;
+  autosched_omp_instance value{};
+  bool any = false;
+};
+
+LastClosed& last_closed_instance() {
+  static LastClosed last;
+  return last;
+}
+
+/// Copies `from` into the fixed-size `to`, cut to fit and NUL-terminated.
+template <std::size_t N>
+void copy_text(char (&to)[N], std::string_view from) noexcept {
+  const std::size_t n = std::min(from.size(), N - 1);
+  std::copy_n(from.data(), n, to);
+  to[n] = '\0';
+}
+
+void remember_last(const InstanceRecord& r) noexcept {
+  autosched_omp_instance v{};
+  // The arm's label as the native apps' records and the report spell it.
+  char chunk[32] = "";
+  if (r.exp_chunk) {
+    std::snprintf(chunk, sizeof chunk, ":expert");
+  } else if (r.chunk > 0) {
+    std::snprintf(chunk, sizeof chunk, ":%lld", static_cast<long long>(r.chunk));
+  }
+  std::snprintf(v.arm, sizeof v.arm, "%.*s%s", static_cast<int>(std::min<std::size_t>(r.technique.size(), 40)),
+                r.technique.data(), chunk);
+  copy_text(v.requested, r.requested);
+  copy_text(v.selector, r.selector);
+  v.instance = r.instance;
+  v.explored = r.explored ? 1 : 0;
+  v.cut_short = r.cut_short ? 1 : 0;
+  v.selection_ns = r.selection_ns;
+  LastClosed& last = last_closed_instance();
+  const std::lock_guard lock(last.mutex);
+  last.value = v;
+  last.any = true;
+}
+
 /// Turns each closed drop-in instance into the site's statistics and the counts.
 class SiteObserver final : public drive::Observer {
  public:
   void on_instance_closed(const drive::ClosedInstance& closed) noexcept override {
     if (std::string_view(closed.loop).rfind("omp:", 0) != 0) return;  // a loop of the native API
+    remember_last(closed.record);
     try {
       LoopSite* site = find_site(closed.loop);
       if (site != nullptr && site->record(closed.record)) counters().loops.fetch_add(1, std::memory_order_relaxed);
@@ -238,6 +285,13 @@ void finish(TeamState& ts) noexcept {
 void cancel_active(TeamState& ts) noexcept {
   if (ts.active.mode == ActiveLoop::Mode::cursor && ts.active.instance != nullptr) ts.active.instance->cancel();
   if (ts.active.mode == ActiveLoop::Mode::fallback) ts.active.block = {};
+}
+
+bool last_closed(autosched_omp_instance& out) noexcept {
+  LastClosed& last = last_closed_instance();
+  const std::lock_guard lock(last.mutex);
+  out = last.any ? last.value : autosched_omp_instance{};
+  return last.any;
 }
 
 Counts counts() noexcept {

@@ -11,6 +11,7 @@
 ///
 /// Nothing here throws: the entry points are called from C frames.
 
+#include <autosched/omp/dropin.h>
 #include <autosched/omp/loop_site.hpp>
 #include <autosched/omp/team_state.hpp>
 
@@ -98,5 +99,9 @@ struct Counts {
   std::uint64_t fallbacks = 0;  ///< instances a thread ran as a static block
 };
 Counts counts() noexcept;
+
+/// The instance closed last, process-wide (autosched_omp_last_instance);
+/// false, with `out` zeroed, before the first.
+bool last_closed(autosched_omp_instance& out) noexcept;
 
 }  // namespace autosched::omp

@@ -54,6 +54,31 @@ static inline autosched_omp_counts dropin_counts(void) {
   return c;
 }
 
+typedef int (*dropin_last_instance_fn)(autosched_omp_instance*);
+
+/* Checks autosched_omp_last_instance once the drop-in has scheduled loops:
+ * it names the arm that ran, and a selector exactly when AUTOSCHED_SCHEDULE
+ * asks for one (auto, auto:<selector>). Returns 1 when it holds, 0 (with a
+ * message) when not. */
+static inline int dropin_last_instance_ok(void) {
+  dropin_last_instance_fn get = (dropin_last_instance_fn)dlsym(RTLD_DEFAULT, "autosched_omp_last_instance");
+  if (get == NULL) {
+    fprintf(stderr, "autosched_omp_last_instance is not in the process\n");
+    return 0;
+  }
+  autosched_omp_instance last;
+  const int rc = get(&last);
+  const char* schedule = getenv("AUTOSCHED_SCHEDULE");
+  const int selected = schedule != NULL && strncmp(schedule, "auto", 4) == 0 &&
+                       (schedule[4] == '\0' || schedule[4] == ':' || schedule[4] == ',');
+  if (rc != 0 || last.arm[0] == '\0' || last.requested[0] == '\0' || (last.selector[0] != '\0') != selected) {
+    fprintf(stderr, "autosched_omp_last_instance: rc %d, arm '%s', requested '%s', selector '%s' under %s\n", rc,
+            last.arm, last.requested, last.selector, schedule != NULL ? schedule : "(no AUTOSCHED_SCHEDULE)");
+    return 0;
+  }
+  return 1;
+}
+
 /* 1 when AUTOSCHED_OMP_LOOPS=all: schedule(dynamic) and schedule(guided)
  * loops are then taken as well. */
 static inline int dropin_takes_all_loops(void) {

@@ -787,6 +787,8 @@ int main(int argc, char** argv) {
   if (expect && total.instances == 0) {
     std::fprintf(stderr, "the drop-in is loaded but scheduled no loop instance at all\n");
     ++failed;
+  } else if (expect && !dropin_last_instance_ok()) {
+    ++failed;
   }
   if (ran == 0) {
     std::fprintf(stderr, "no shape of that name\n");
