@@ -48,14 +48,15 @@ fi
 meta() { awk -v k="# $1: " 'index($0, k) == 1 {print substr($0, length(k) + 1); exit}' "$dir/runs.csv"; }
 out=docs/results/dropin-quality.md
 tables() {  # <phase>: cold (a fresh store) or warm (the second run on the store the first one filled)
-  echo "| app/loop | Oracle ms | native auto | drop-in auto | difference | goal | rep spread native / drop-in |"
-  echo "|---|---:|---:|---:|---:|---|---|"
+  echo "| app/loop | Oracle ms | native auto | drop-in auto | difference | goal | rep spread native / drop-in | priced native / drop-in |"
+  echo "|---|---:|---:|---:|---:|---|---|---|"
   awk -F, -v phase="$1" '
+    function shown(x) { return (x == "" || x == "nan" || x == "NaN") ? "—" : sprintf("%.1f", x) }
     /^#/ || $1 == "phase" {next}
     $1 == phase && ($4 == "auto" || $4 == "dropin:auto") {
       key = $3
       if (!(key in seen)) {seen[key] = 1; order[++n] = key}
-      oracle[key] = $8; deg[key, $4] = $10; spread[key, $4] = $19
+      oracle[key] = $8; deg[key, $4] = $10; spread[key, $4] = $19; priced[key, $4] = $20
     }
     $1 == phase && $19 + 0 > noisy {noisy = $19 + 0}
     END {
@@ -69,7 +70,7 @@ tables() {  # <phase>: cold (a fresh store) or warm (the second run on the store
           continue
         }
         diff = d - a; judged++; if (diff <= 1) met++
-        printf "| %s | %.1f | %.1f | %.1f | %+.1f | %s | %.1f%% / %.1f%% |\n", k, oracle[k], a, d, diff, (diff <= 1 ? "met" : "not met"), spread[k, "auto"], spread[k, "dropin:auto"]
+        printf "| %s | %.1f | %.1f | %.1f | %+.1f | %s | %.1f%% / %.1f%% | %s / %s |\n", k, oracle[k], a, d, diff, (diff <= 1 ? "met" : "not met"), spread[k, "auto"], spread[k, "dropin:auto"], shown(priced[k, "auto"]), shown(priced[k, "dropin:auto"])
       }
       printf "\nGoal met on %d of %d loops.\n", met, judged
       if (noisy > 20)
@@ -120,7 +121,9 @@ mkdir -p docs/results
   echo "\`schedule(runtime)\` loops, no autosched API, launched with \`autosched run --schedule auto\`, which preloads libautosched-omp.so),"
   echo "$reps repetitions of $steps steps, interleaved; small sizes ($(meta 'app arguments')) so that it runs in"
   echo "minutes here. Degradation vs the Oracle in % (docs/campaigns.md); difference = drop-in − native, in points"
-  echo "(goal: ≤ 1). Rep spread: how much one configuration's total varies between processes. Load average"
+  echo "(goal: ≤ 1). Rep spread: how much one configuration's total varies between processes. Priced: the"
+  echo "degradation with each step priced at the fixed-run median of the arm it ran (the choices without the"
+  echo "processes' luck; the drop-in's records name their arms since 2026-12-03). Load average"
   echo "$load_before before, $load_after after (2 cores: above 2, other work shared them with the campaign)."
   echo
   echo "#### Cold: every run starts on an empty store"
