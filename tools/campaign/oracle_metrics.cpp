@@ -195,7 +195,7 @@ LoopMetrics evaluate(const LoopTable& table) {
     cm.same_arm_pct = same / reps * 100;
     near = judged > 0 ? static_cast<double>(near_hits) / static_cast<double>(judged) * 100 : nan;
     cm.near_oracle_pct = near;
-    // The mean, not the median: a settled auto learns 8 instances at a time,
+    // The mean, not the median: a settled auto learns 8 to 32 instances at a time,
     // so most of its instances cost nothing and the batch's last all of it.
     cm.selector_ns = selection.empty() ? nan
                                        : std::accumulate(selection.begin(), selection.end(), 0.0) /
