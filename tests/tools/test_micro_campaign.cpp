@@ -67,6 +67,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   EXPECT_FALSE(meta_value(runs.meta, "fingerprint").empty());
   EXPECT_FALSE(meta_value(runs.meta, "threads").empty());
   EXPECT_FALSE(meta_value(runs.meta, "build").empty());
+  EXPECT_EQ(meta_value(runs.meta, "binaries").rfind("fnv1a64 ", 0), 0U) << meta_value(runs.meta, "binaries");
   EXPECT_EQ(meta_value(runs.meta, "command"), "test_micro_campaign");
   // Every step of every run: 2 apps × 1 loop × 4 configs × 2 reps × 4 steps, plus warm,
   // plus each loop's level reference after each of its instances (pisolver's
@@ -170,6 +171,38 @@ TEST(MicroCampaign, ResumeKeepsCompleteRunsAndRedoesTheCutOffOne) {
   for (const auto& [run, rows] : per_run) EXPECT_EQ(rows, 4 * 2) << run;
   EXPECT_FALSE(meta_value(after.meta, "resumed").empty());
   EXPECT_EQ(run_bench(plan).runs, 0);  // nothing left to run
+
+  // Other programs (a rebuild after a change of the code) are another campaign.
+  {
+    std::vector<std::string> kept;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("# binaries: fnv1a64 ", 0) == 0) line = "# binaries: fnv1a64 0123456789abcdef of the 1 programs";
+      kept.push_back(line);
+    }
+    in.close();
+    std::ofstream out(path, std::ios::trunc);
+    for (const auto& line : kept) out << line << '\n';
+  }
+  try {
+    (void)run_bench(plan);
+    FAIL() << "a resume with other binaries was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured with binaries 'fnv1a64 0123456789abcdef"), std::string::npos)
+        << e.what();
+  }
+  {  // put the digest back
+    std::vector<std::string> kept;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("# binaries: ", 0) == 0) line = "# binaries: " + meta_value(after.meta, "binaries");
+      kept.push_back(line);
+    }
+    in.close();
+    std::ofstream out(path, std::ios::trunc);
+    for (const auto& line : kept) out << line << '\n';
+  }
+  EXPECT_EQ(run_bench(plan).runs, 0);
 
   plan.steps = 5;
   try {

@@ -1,6 +1,7 @@
 #include "bench_runner.hpp"
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/hash.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>
@@ -20,6 +21,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -212,7 +215,7 @@ RunKey key_of(const Job& job) { return {job.warm ? "warm" : "cold", job.app, job
 /// The metadata a resumed campaign must share with the one it continues:
 /// the machine, the build and the plan's shape. The command line and the
 /// start time may differ.
-constexpr const char* kResumeKeys[] = {"fingerprint", "cpu",   "threads", "build",           "apps",   "app arguments",
+constexpr const char* kResumeKeys[] = {"fingerprint", "cpu",   "threads", "build",           "binaries", "apps", "app arguments",
                                        "repetitions", "steps", "seed",    "level reference", "drop-in"};
 
 /// --resume: reads the runs.csv a stopped `bench` left in the same directory
@@ -318,6 +321,32 @@ std::string default_bin_dir() {
   return ec ? std::string(".") : self.parent_path().string();
 }
 
+/// FNV-1a of the files a campaign runs: the apps (autosched is linked into
+/// them), their plain builds and the drop-in's library where the plan uses
+/// them. The build line names the version and compiler only, which a
+/// rebuild after a code change keeps: without this a --resume would mix
+/// runs of two versions of the code under one campaign.
+std::string binaries_digest(const BenchPlan& plan, bool dropin) {
+  std::vector<std::string> files;
+  for (const auto& app : plan.apps) {
+    files.push_back(plan.bin_dir + "/autosched-" + app);
+    if (dropin) files.push_back(plan.bin_dir + "/autosched-plain-" + app);
+  }
+  if (dropin) files.push_back(plan.dropin_library);
+  std::string digests;
+  for (const auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof()) detail::throw_error(file + ": cannot read this file");
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(bytes)));
+    digests += hex;
+  }
+  char all[17];
+  std::snprintf(all, sizeof all, "%016llx", static_cast<unsigned long long>(fnv1a64(digests)));
+  return std::string("fnv1a64 ") + all + " of the " + std::to_string(files.size()) + " programs and libraries run";
+}
+
 Metadata campaign_metadata(const BenchPlan& plan) {
   const SystemInfo& s = system_info();
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
@@ -336,6 +365,10 @@ Metadata campaign_metadata(const BenchPlan& plan) {
                                                            : " (real threads of this machine)"));
   m.emplace_back("build", "autosched " + std::string(AUTOSCHED_VERSION_STRING) + ", " + s.compiler + ", " +
                               s.openmp_runtime + ", " + AUTOSCHED_CAMPAIGN_BUILD_TYPE);
+  const auto uses_dropin = [](const Configuration& c) { return c.dropin; };
+  m.emplace_back("binaries",
+                 binaries_digest(plan, std::any_of(plan.configs.begin(), plan.configs.end(), uses_dropin) ||
+                                           std::any_of(plan.warm_methods.begin(), plan.warm_methods.end(), uses_dropin)));
   m.emplace_back("command", plan.command_line);
   m.emplace_back("started", utc_now());
   m.emplace_back("apps", apps);

@@ -53,8 +53,9 @@ struct BenchOutcome {
 /// the bad value, then runs it into plan.out_dir (created; runs.csv replaced,
 /// or continued with plan.resume).
 BenchOutcome run_bench(const BenchPlan& plan);
-/// The metadata every output carries: fingerprint, CPU, threads, build,
-/// command line, date and the plan's shape.
+/// The metadata every output carries: fingerprint, CPU, threads, build, a
+/// digest of the programs the plan runs (its apps must exist), command
+/// line, date and the plan's shape.
 [[nodiscard]] Metadata campaign_metadata(const BenchPlan& plan);
 
 }  // namespace autosched::campaign
