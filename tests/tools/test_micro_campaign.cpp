@@ -173,17 +173,18 @@ TEST(MicroCampaign, ResumeKeepsCompleteRunsAndRedoesTheCutOffOne) {
   EXPECT_EQ(run_bench(plan).runs, 0);  // nothing left to run
 
   // Other programs (a rebuild after a change of the code) are another campaign.
-  {
+  const auto set_binaries_line = [&path](const std::string& value) {
     std::vector<std::string> kept;
     std::ifstream in(path);
     for (std::string line; std::getline(in, line);) {
-      if (line.rfind("# binaries: fnv1a64 ", 0) == 0) line = "# binaries: fnv1a64 0123456789abcdef of the 1 programs";
+      if (line.rfind("# binaries: ", 0) == 0) line = "# binaries: " + value;
       kept.push_back(line);
     }
     in.close();
     std::ofstream out(path, std::ios::trunc);
     for (const auto& line : kept) out << line << '\n';
-  }
+  };
+  set_binaries_line("fnv1a64 0123456789abcdef of the 1 programs");
   try {
     (void)run_bench(plan);
     FAIL() << "a resume with other binaries was accepted";
@@ -191,17 +192,7 @@ TEST(MicroCampaign, ResumeKeepsCompleteRunsAndRedoesTheCutOffOne) {
     EXPECT_NE(std::string(e.what()).find("measured with binaries 'fnv1a64 0123456789abcdef"), std::string::npos)
         << e.what();
   }
-  {  // put the digest back
-    std::vector<std::string> kept;
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-      if (line.rfind("# binaries: ", 0) == 0) line = "# binaries: " + meta_value(after.meta, "binaries");
-      kept.push_back(line);
-    }
-    in.close();
-    std::ofstream out(path, std::ios::trunc);
-    for (const auto& line : kept) out << line << '\n';
-  }
+  set_binaries_line(meta_value(after.meta, "binaries"));  // put the digest back
   EXPECT_EQ(run_bench(plan).runs, 0);
 
   plan.steps = 5;
