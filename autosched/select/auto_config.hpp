@@ -67,6 +67,17 @@ struct AutoConfig {
   /// afresh (another input, another machine).
   int verify = 3;
   double match = 0.10;
+  /// The first ranking in a process rests on its first instance, which pays
+  /// for page faults, cold caches and a frequency ramp, and on a VM for a
+  /// vCPU the host took away, unevenly along the loop: in 3 of 8 processes
+  /// mandelbrot/L0's first instance took 1.9× the body time of its third,
+  /// and its ranking put static-steal first where the third's put the
+  /// guided techniques (docs/design/0005-auto-predicts.md). When the first
+  /// trial runs in less than `reprofile` × its prediction, the profile was
+  /// inflated: the loop is profiled once more and ranked on the lower
+  /// envelope of both profiles (CostProfile::lower_envelope). Once per
+  /// process; `reprofile=0` never does.
+  double reprofile = 0.75;
   /// Thompson sampling keeps the best-measured arm unless another arm's draw
   /// beats the best's draw by more than a `tie`: a gain smaller than a tie is
   /// not worth a switch. Two arms 0.3% apart whose posteriors overlap were

@@ -125,6 +125,7 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
     // of the prediction, not exploration.
     // So is any trial of an arm predicted as good as the best (within a tie).
     const int arm = queue_[queue_next_++];
+    if (first_trial_ && !first_profile_.empty()) first_trial_arm_ = arm;
     const bool predicted_best =
         first_trial_ ||
         (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
@@ -449,7 +450,29 @@ void AutoSelector::rank(const CostProfile& profile, int workers) {
   first_trial_ = true;
   teach_prior_ = prior_ != nullptr;
   recheck_first_ = false;  // the profiling instance took the cold start
+  ranked_ = true;
   ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void AutoSelector::check_first_trial(int arm, double time_ns) {
+  first_trial_arm_ = -1;
+  const double predicted = predicted_.size() == arms_.size() ? predicted_[static_cast<std::size_t>(arm)] : 0.0;
+  if (first_profile_.empty() || !(predicted > 0) || !std::isfinite(predicted) ||
+      time_ns >= config_.reprofile * predicted) {
+    first_profile_ = {};  // the profile held: the ranking stands
+    return;
+  }
+  // The trial ran far below what the profile predicts: the first instance
+  // paid for a cold start, and not evenly (a slower process would have
+  // slowed every block alike, which the ranking does not mind). Profile
+  // again; the trial's sample stays.
+  reprofiled_ = true;
+  need_profile_ = true;
+  queue_.clear();
+  queue_next_ = 0;
+  untried_.clear();
+  second_looks_left_ = 0;
+  teach_prior_ = false;  // that ranking's trials are abandoned: nothing to teach
 }
 
 int AutoSelector::promising_untried() {
@@ -666,13 +689,27 @@ void AutoSelector::learn(const Decision& d, const Outcome& o) {
     if (warmup_left_ > 0) --warmup_left_;
     need_profile_ = false;
     const bool checking = std::exchange(check_profile_, false);
+    const CostProfile first = std::exchange(first_profile_, CostProfile{});
+    first_trial_arm_ = -1;
     if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) {
       std::vector<double> stored;
       if (checking) stored = predicted_;
-      rank(*o.profile, profile_workers_);
+      if (reprofiled_ && !first.empty()) {
+        // The first profile was inflated somewhere: what both instances
+        // agree the blocks cost at least.
+        rank(first.lower_envelope(*o.profile), profile_workers_);
+      } else {
+        const bool first_ranking = !ranked_ && !checking && config_.reprofile > 0;
+        rank(*o.profile, profile_workers_);
+        // The process's first ranking: its first trial tells whether the
+        // profile paid for a cold start (check_first_trial).
+        if (first_ranking && !shortlist_.empty()) first_profile_ = *o.profile;
+      }
       if (checking) check_profile(stored);
     } else if (checking) {
       forget_stored();  // no profile after all: the stored samples do not describe this level
+    } else if (reprofiled_ && !first.empty()) {
+      rank(first, profile_workers_);  // the second profile failed: the first is all there is
     }
     return;
   }
@@ -708,6 +745,7 @@ void AutoSelector::learn(const Decision& d, const Outcome& o) {
   }
   a.all.add(time);
   a.session.add(time);
+  if (d.arm == first_trial_arm_) check_first_trial(d.arm, time);
   if (!loop_arms_.empty() && queue_next_ >= queue_.size()) {
     if (teach_prior_) {  // the shortlist's trials are in: what the simulator got wrong here
       teach_prior_ = false;

@@ -17,6 +17,10 @@
 ///      error on this loop less two spreads of it, it could beat the best
 ///      measured arm (at most two such). No arm runs blind, so an arm that
 ///      cannot be cut short (static-steal) only runs where it is predicted good.
+///      When the process's first trial runs in less than `reprofile` × its
+///      prediction, the first instance paid for a cold start unevenly: the
+///      loop is profiled once more and ranked on the lower envelope of both
+///      profiles (once per process).
 ///   2. Choose by Thompson sampling over the tried arms: each arm's mean cost
 ///      has a normal posterior whose width is the measured relative spread
 ///      (pooled over arms, with a floor) over √samples; the arm with the
@@ -212,6 +216,9 @@ class AutoSelector final : public Selector {
   void reopen();
   /// Predicts every arm from `profile` and queues the shortlist's trials.
   void rank(const CostProfile& profile, int workers);
+  /// After the first trial of the process's first ranking: profiles again
+  /// when it ran well below its prediction (AutoConfig::reprofile).
+  void check_first_trial(int arm, double time_ns);
   /// After the shortlist: the next untried arm when, corrected by the median
   /// measured/predicted ratio of the tried arms less two spreads, it would
   /// beat the best measured one (at most two such); else -1 (and the untried
@@ -279,6 +286,12 @@ class AutoSelector final : public Selector {
   bool need_profile_ = false;          ///< the next choice asks for a profiling instance
   int profile_workers_ = 1;            ///< P of the profiling instance
   bool first_trial_ = false;           ///< the next trial is the best prediction (not exploration)
+  /// The process's first ranking: its profile, kept until the first trial
+  /// says whether it was inflated (AutoConfig::reprofile); empty otherwise.
+  CostProfile first_profile_;
+  int first_trial_arm_ = -1;  ///< that trial's arm; -1: nothing to check
+  bool reprofiled_ = false;   ///< the first profile was taken again (once per process)
+  bool ranked_ = false;       ///< a ranking was made in this process
   std::vector<double> predicted_;      ///< corrected by the prior: what is ranked
   std::vector<double> raw_predicted_;  ///< the simulator's, what the prior learns from
   ArmCorrections* prior_ = nullptr;

@@ -27,7 +27,7 @@ const std::vector<std::string_view> rl_keys = {
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
 const std::vector<std::string_view> auto_keys = {
     "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
-    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick"};
+    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick", "reprofile"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -191,6 +191,8 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.margin = number(0, 10);
     } else if (key == "jitter") {
       a.jitter = number(0, 0.9);
+    } else if (key == "reprofile") {
+      a.reprofile = number(0, 1);
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "batch") {  // the engine makes at most 32 ahead (DecisionsAhead::max_batch)

@@ -76,6 +76,17 @@ CostProfile CostProfile::scaled(double factor) const {
   return p;
 }
 
+CostProfile CostProfile::lower_envelope(const CostProfile& other) const {
+  if (empty() || other.n_ != n_ || other.block_ns_.size() != block_ns_.size()) return other;
+  std::vector<double> low(block_ns_.size());
+  for (std::size_t b = 0; b < low.size(); ++b) low[b] = std::min(block_ns_[b], other.block_ns_[b]);
+  CostProfile p = from_blocks(n_, std::move(low), std::min(overhead_ns_, other.overhead_ns_));
+  p.counter_queue_ns_ = other.counter_queue_ns_;
+  p.coordinator_queue_ns_ = other.coordinator_queue_ns_;
+  p.owner_dispatch_ns_ = other.owner_dispatch_ns_;
+  return p;
+}
+
 std::vector<double> CostProfile::shares(int parts) const {
   std::vector<double> out(static_cast<std::size_t>(parts), 0.0);
   const double total = total_ns();

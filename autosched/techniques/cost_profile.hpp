@@ -82,6 +82,14 @@ class CostProfile {
   /// The same shape with every time multiplied by `factor` (a slower run).
   [[nodiscard]] CostProfile scaled(double factor) const;
 
+  /// Block by block the smaller time of this profile and `other`, and the
+  /// smaller h: what two instances of one loop agree it costs at least. A
+  /// block that one instance paid extra for (a page fault, a vCPU the host
+  /// took away for a millisecond) keeps the other's time. The dispatch
+  /// queues and the owner's price are `other`'s. Another n or block count is
+  /// another loop: `other` is returned as it is.
+  [[nodiscard]] CostProfile lower_envelope(const CostProfile& other) const;
+
   /// How differently two profiles spread their time over the iteration
   /// space: half the L1 distance between their normalised block shares
   /// (after regridding to the coarser of the two), in [0, 1]. 0: the same

@@ -65,6 +65,71 @@ TEST(AutoPrediction, ProfilesFirstThenRunsThePlantedBestArm) {
   EXPECT_FALSE(next.exploring);  // the prediction, not a trial
 }
 
+/// heavy_head() as a cold first instance may measure it: every block paid
+/// the same extra (page faults, a slow clock), which flattens the head, so
+/// the ranking no longer sees that only small chunks spread it.
+CostProfile cold_heavy_head() {
+  std::vector<double> blocks = heavy_head().block_ns();
+  for (double& b : blocks) b += 64 * 100 * 400;
+  return CostProfile::from_blocks(4096, blocks, 5);
+}
+
+/// Profiles with `cold`, then runs the first trial at `ratio` × its
+/// prediction; returns that trial's arm.
+int first_trial(AutoSelector& s, const CostProfile& cold, double ratio) {
+  const Context context{4096, 4, {}};
+  s.observe(s.choose(context), measured(1e6, &cold));
+  const Decision trial = s.choose(context);
+  EXPECT_FALSE(trial.profile);
+  s.observe(trial, measured(ratio * s.predicted()[static_cast<std::size_t>(trial.arm)]));
+  return trial.arm;
+}
+
+TEST(AutoPrediction, AFirstTrialFarBelowItsPredictionProfilesAgain) {
+  const CostProfile warm = heavy_head();
+  const CostProfile cold = cold_heavy_head();
+  const std::vector<double> cold_ranking = predict_arms_robust(four_arms(), cold, 4, 0.05);
+  ASSERT_NE(std::min_element(cold_ranking.begin(), cold_ranking.end()) - cold_ranking.begin(), 3)
+      << "the test needs a cold profile that ranks another arm before ss:16";
+  AutoSelector s(four_arms(), {});
+  const int tried = first_trial(s, cold, 0.1);
+  EXPECT_NE(tried, 3);
+  const Context context{4096, 4, {}};
+  const Decision again = s.choose(context);
+  ASSERT_TRUE(again.profile);
+  EXPECT_TRUE(again.exploring);
+  s.observe(again, measured(1e6, &warm));
+  // Ranked on the lower envelope of both, which is the warm profile here.
+  EXPECT_EQ(s.predicted(), predict_arms_robust(four_arms(), warm, 4, 0.05));
+  const Decision next = s.choose(context);
+  EXPECT_FALSE(next.profile);
+  EXPECT_EQ(next.arm, 3);  // ss:16, the planted best
+  // Once per process: a first trial far below its prediction again is a sample.
+  s.observe(next, measured(0.1 * s.predicted()[3]));
+  EXPECT_FALSE(s.choose(context).profile);
+}
+
+TEST(AutoPrediction, AFirstTrialNearItsPredictionKeepsTheRanking) {
+  AutoSelector s(four_arms(), {});
+  const std::vector<int> shortlist_before = [&] {
+    const int tried = first_trial(s, heavy_head(), 0.8);
+    EXPECT_EQ(tried, 3);
+    return s.shortlist();
+  }();
+  const Decision next = s.choose(Context{4096, 4, {}});
+  EXPECT_FALSE(next.profile);
+  ASSERT_GE(shortlist_before.size(), 2u);
+  EXPECT_EQ(next.arm, shortlist_before[1]);  // the shortlist goes on
+}
+
+TEST(AutoPrediction, ReprofileZeroNeverProfilesAgain) {
+  AutoConfig config;
+  config.reprofile = 0;
+  AutoSelector s(four_arms(), config);
+  (void)first_trial(s, cold_heavy_head(), 0.01);
+  EXPECT_FALSE(s.choose(Context{4096, 4, {}}).profile);
+}
+
 TEST(AutoPrediction, ArmsFarFromTheBestPredictionAreNeverRunBlind) {
   // Outcomes are the simulated times: arms outside the shortlist never run.
   const Portfolio arms = four_arms();

@@ -101,6 +101,11 @@ TEST(SelectorConfig, RejectsBadPredictionKeys) {
   EXPECT_TRUE(parse_selector("auto", "test").automatic.stick);
   EXPECT_THROW(parse_selector("auto,margin=-1", "test"), Error);
   EXPECT_THROW(parse_selector("auto,trials=1", "test"), Error);
+  EXPECT_DOUBLE_EQ(parse_selector("auto", "test").automatic.reprofile, 0.75);
+  EXPECT_DOUBLE_EQ(parse_selector("auto,reprofile=0", "test").automatic.reprofile, 0.0);
+  EXPECT_DOUBLE_EQ(parse_selector("auto,reprofile=0.5", "test").automatic.reprofile, 0.5);
+  EXPECT_THROW(parse_selector("auto,reprofile=1.5", "test"), Error);
+  EXPECT_THROW(parse_selector("auto,reprofile=-0.1", "test"), Error);
   EXPECT_THROW(parse_selector("auto,jitter=0.95", "test"), Error);
   EXPECT_THROW(parse_selector("auto,jitter=-0.1", "test"), Error);
   EXPECT_THROW(parse_selector("auto:qlearn,predict=no", "test"), Error);  // an auto key only

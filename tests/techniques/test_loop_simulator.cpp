@@ -53,6 +53,28 @@ TEST(CostProfile, TextRoundTrip) {
   EXPECT_DOUBLE_EQ(q.overhead_ns(), 5);
 }
 
+TEST(CostProfile, LowerEnvelopeTakesTheSmallerTimeOfEachBlock) {
+  CostProfile cold = CostProfile::from_blocks(10, {90, 20, 30}, 60);
+  const CostProfile warm = CostProfile::from_blocks(10, {40, 25, 10}, 45);
+  const CostProfile low = cold.lower_envelope(warm);
+  EXPECT_EQ(low.block_ns(), (std::vector<double>{40, 20, 10}));
+  EXPECT_DOUBLE_EQ(low.total_ns(), 70);
+  EXPECT_DOUBLE_EQ(low.cost({0, 6}), 40 + 10);  // block 0 and half of block 1
+  EXPECT_DOUBLE_EQ(low.overhead_ns(), 45);
+  // Another iteration space is another loop: the other profile as it is.
+  const CostProfile other = CostProfile::from_blocks(12, {1, 2, 3}, 7);
+  EXPECT_EQ(cold.lower_envelope(other).block_ns(), other.block_ns());
+  EXPECT_EQ(cold.lower_envelope(CostProfile::from_blocks(10, {1, 2}, 7)).block_ns(), (std::vector<double>{1, 2}));
+  // Queues and the owner's price come from the later profile.
+  CostProfile later = warm;
+  later.set_owner_dispatch(3);
+  later.set_dispatch_queues(100, 200);
+  const CostProfile q = cold.lower_envelope(later);
+  EXPECT_DOUBLE_EQ(q.owner_dispatch_ns(), 3);
+  EXPECT_DOUBLE_EQ(q.counter_queue_ns(), 100);
+  EXPECT_DOUBLE_EQ(q.coordinator_queue_ns(), 200);
+}
+
 TEST(CostProfile, ShapeDistanceIgnoresLevelAndSeesWhereTimeGoes) {
   const CostProfile rising = CostProfile::from_blocks(4, {1, 2, 3, 4}, 0);
   EXPECT_NEAR(rising.shape_distance(rising.scaled(7)), 0.0, 1e-12);
