@@ -463,9 +463,9 @@ void AutoSelector::check_first_trial(int arm, double time_ns) {
     return;
   }
   // The trial ran far below what the profile predicts: the first instance
-  // paid for a cold start, and not evenly (a slower process would have
-  // slowed every block alike, which the ranking does not mind). Profile
-  // again; the trial's sample stays.
+  // paid for a cold start. Unevenly, it misranked the arms; evenly, the
+  // ranking was right and one profiling instance is spent for nothing. The
+  // check cannot tell the two apart. Profile again; the trial's sample stays.
   reprofiled_ = true;
   need_profile_ = true;
   queue_.clear();
