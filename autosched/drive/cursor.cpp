@@ -52,8 +52,11 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
   if (seq != nullptr && seq->unit_chunks() && !timed_ && !guarded_) {
     unit_ = seq;
     unit_n_ = instance.n_;
-    unit_base_ = instance.begin_;
   }
+  // A guarded trial counts chunks towards its clock reads: general path only.
+  auto* steal = std::get_if<StaticSteal>(&instance.dispenser_);
+  if (steal != nullptr && !timed_ && !guarded_) steal_ = steal;
+  unit_base_ = instance.begin_;
 }
 
 Cursor::~Cursor() { (void)leave(); }
@@ -134,6 +137,7 @@ std::exception_ptr Cursor::leave() noexcept {
   if (left_) return nullptr;
   left_ = true;
   unit_ = nullptr;
+  steal_ = nullptr;
   const std::int64_t done = now();
   if (timed_ && !current_.empty()) complete_previous(done);
   current_ = {};

@@ -20,6 +20,7 @@
 #include <autosched/core/index_range.hpp>
 #include <autosched/drive/instance.hpp>
 #include <autosched/measure/thread_stats.hpp>
+#include <autosched/techniques/static_steal.hpp>
 
 #include <variant>
 
@@ -60,6 +61,22 @@ class Cursor {
     index = unit_base_ + i;
     return true;
   }
+  /// static-steal's owner path of next(), alone, for the same entry points:
+  /// true with the next chunk of this worker's own range (absolute indices)
+  /// when the instance runs static-steal untimed and unguarded and the range
+  /// holds one; false otherwise, and the caller then calls next(), which
+  /// steals or ends the loop. Cancelling empties every range, so this path
+  /// reads no flag either.
+  bool next_owned(std::int64_t& begin, std::int64_t& end) noexcept {
+    if (steal_ == nullptr) return false;
+    IndexRange c;
+    if (!steal_->take_own(tid_, c)) return false;
+    ++stats_.chunks;
+    stats_.iterations += c.size();
+    begin = unit_base_ + c.begin;
+    end = unit_base_ + c.end;
+    return true;
+  }
   /// This worker is done. The last worker of the instance closes it and
   /// returns it to its loop's pool: the instance must not be used after.
   /// Returns the instance's error, if a worker reported one.
@@ -83,9 +100,10 @@ class Cursor {
   IndexRange current_;         ///< relative to the instance's first index
   std::int64_t requested_ns_ = 0;
   std::int64_t started_ns_ = 0;
-  ChunkSequence* unit_ = nullptr;  ///< set when the fast path above applies
+  ChunkSequence* unit_ = nullptr;  ///< set when the unit-chunk path applies
+  StaticSteal* steal_ = nullptr;   ///< set when the owner path applies
   std::int64_t unit_n_ = 0;
-  std::int64_t unit_base_ = 0;
+  std::int64_t unit_base_ = 0;     ///< the instance's first index (both paths)
   bool timed_ = false;
   bool guarded_ = false;
   bool on_fallback_ = false;

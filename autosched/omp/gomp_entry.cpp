@@ -84,7 +84,7 @@ bool next_values(TeamState& ts, T* istart, T* iend) noexcept {
 
 bool ours(const TeamState& ts) noexcept { return ts.active.mode != ActiveLoop::Mode::none; }
 
-/// A unit chunk as libgomp values (next_unit_chunk); false: take the general path.
+/// A unit chunk as libgomp values (next_unit_chunk); false: take the next path.
 template <class T>
 inline bool unit_values(T* istart, T* iend) noexcept {
   std::int64_t i = 0;
@@ -93,6 +93,19 @@ inline bool unit_values(T* istart, T* iend) noexcept {
   *istart = static_cast<T>(value_at(*a, i));
   *iend = static_cast<T>(i + 1 == a->n ? a->end_value : value_at(*a, i + 1));
   return true;
+}
+
+/// static-steal's own chunk as libgomp values (next_owned_chunk), else
+/// `General`: what an entry point tail-calls when the unit path has nothing.
+template <class T, bool (*General)(T*, T*)>
+[[gnu::noinline]] bool owned_or(T* istart, T* iend) noexcept {
+  std::int64_t b = 0, e = 0;
+  if (const ActiveLoop* a = next_owned_chunk(b, e)) [[likely]] {
+    *istart = static_cast<T>(value_at(*a, b));
+    *iend = static_cast<T>(e == a->n ? a->end_value : value_at(*a, e));
+    return true;
+  }
+  return General(istart, iend);
 }
 
 /// The region's function and data, behind the trampoline every thread runs.
@@ -143,7 +156,7 @@ using namespace autosched::omp;
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_##prefix##runtime_next(long* istart, long* iend) {                      \
     if (unit_values(istart, iend)) [[likely]] return true;                                                    \
-    return slow_GOMP_loop_##prefix##runtime_next(istart, iend);                                               \
+    return owned_or<long, slow_GOMP_loop_##prefix##runtime_next>(istart, iend);                               \
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##prefix##runtime_start(bool up, ull start, ull end, ull incr,      \
                                                                   ull* istart, ull* iend) {                   \
@@ -160,7 +173,7 @@ using namespace autosched::omp;
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##prefix##runtime_next(ull* istart, ull* iend) {                    \
     if (unit_values(istart, iend)) [[likely]] return true;                                                    \
-    return slow_GOMP_loop_ull_##prefix##runtime_next(istart, iend);                                           \
+    return owned_or<ull, slow_GOMP_loop_ull_##prefix##runtime_next>(istart, iend);                            \
   }
 
 AUTOSCHED_GOMP_RUNTIME_LOOP()
@@ -184,7 +197,7 @@ AUTOSCHED_GOMP_RUNTIME_LOOP(maybe_nonmonotonic_)
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_##name##_next(long* istart, long* iend) {                               \
     if (unit_values(istart, iend)) [[likely]] return true;                                                    \
-    return slow_GOMP_loop_##name##_next(istart, iend);                                                        \
+    return owned_or<long, slow_GOMP_loop_##name##_next>(istart, iend);                                        \
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull chunk,    \
                                                          ull* istart, ull* iend) {                            \
@@ -201,7 +214,7 @@ AUTOSCHED_GOMP_RUNTIME_LOOP(maybe_nonmonotonic_)
   }                                                                                                           \
   AUTOSCHED_OMP_EXPORT bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                             \
     if (unit_values(istart, iend)) [[likely]] return true;                                                    \
-    return slow_GOMP_loop_ull_##name##_next(istart, iend);                                                    \
+    return owned_or<ull, slow_GOMP_loop_ull_##name##_next>(istart, iend);                                     \
   }
 
 AUTOSCHED_GOMP_KIND_LOOP(dynamic, AskedKind::dynamic)

@@ -103,7 +103,7 @@ int next(TeamState& ts, kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
   return 1;
 }
 
-/// A unit chunk as libomp values (next_unit_chunk); false: take the general path.
+/// A unit chunk as libomp values (next_unit_chunk); false: take the next path.
 template <class T, class S>
 inline bool unit_next(kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
   std::int64_t i = 0;
@@ -113,6 +113,24 @@ inline bool unit_next(kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
   if (p_st != nullptr) *p_st = static_cast<S>(static_cast<std::int64_t>(a->step));
   if (p_last != nullptr) *p_last = i + 1 == a->n ? 1 : 0;
   return true;
+}
+
+template <class T, class S>
+using NextFn = int(Ident*, kmp_int32, kmp_int32*, T*, T*, S*);
+
+/// static-steal's own chunk as libomp values (next_owned_chunk), else
+/// `General`: what an entry point tail-calls when the unit path has nothing.
+template <class T, class S, NextFn<T, S>* General>
+[[gnu::noinline]] int owned_or(Ident* loc, kmp_int32 gtid, kmp_int32* p_last, T* p_lb, T* p_ub, S* p_st) noexcept {
+  std::int64_t b = 0, e = 0;
+  if (const ActiveLoop* a = next_owned_chunk(b, e)) [[likely]] {
+    *p_lb = static_cast<T>(value_at(*a, b));
+    *p_ub = static_cast<T>(value_at(*a, e - 1));
+    if (p_st != nullptr) *p_st = static_cast<S>(static_cast<std::int64_t>(a->step));
+    if (p_last != nullptr) *p_last = e == a->n ? 1 : 0;
+    return 1;
+  }
+  return General(loc, gtid, p_last, p_lb, p_ub, p_st);
 }
 
 bool ours(const TeamState& ts) noexcept { return ts.active.mode != ActiveLoop::Mode::none; }
@@ -141,8 +159,8 @@ using namespace autosched::omp;
   }                                                                                                            \
   AUTOSCHED_OMP_EXPORT int __kmpc_dispatch_next_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32* p_last, T* p_lb, \
                                                          T* p_ub, S* p_st) {                                   \
-    if (unit_next(p_last, p_lb, p_ub, p_st)) [[likely]] return 1;                                              \
-    return slow_kmpc_dispatch_next_##suffix(loc, gtid, p_last, p_lb, p_ub, p_st);                              \
+    if (unit_next(p_last, p_lb, p_ub, p_st)) [[likely]] return 1;                                               \
+    return owned_or<T, S, slow_kmpc_dispatch_next_##suffix>(loc, gtid, p_last, p_lb, p_ub, p_st);              \
   }                                                                                                            \
   AUTOSCHED_OMP_EXPORT void __kmpc_dispatch_fini_##suffix(Ident* loc, kmp_int32 gtid) {                        \
     if (ours(current_team())) return;                                                                          \

@@ -21,6 +21,7 @@
 #include <autosched/techniques/worker_slot.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <span>
 
@@ -55,16 +56,24 @@ class StaticSteal {
     return mine.lo.load(std::memory_order_relaxed) < mine.hi.load(std::memory_order_relaxed);
   }
 
+  /// The owner's path alone: the next unit of worker `id`'s own range into
+  /// `out`, or false when the range is empty (next() then steals). No call
+  /// and no stack, so a drop-in entry point can run it and stay a leaf
+  /// (drive::Cursor::next_owned).
+  bool take_own(int id, IndexRange& out) noexcept {
+    WorkerSlot& mine = slots_[id];
+    mine.lock.lock();
+    const std::int64_t lo = mine.lo.load(std::memory_order_relaxed);
+    const bool owned = lo < mine.hi.load(std::memory_order_relaxed);
+    if (owned) mine.lo.store(lo + 1, std::memory_order_relaxed);
+    mine.lock.unlock();
+    if (owned) out = iterations(lo);
+    return owned;
+  }
+
   IndexRange next(Worker& w) noexcept {
     WorkerSlot& mine = slots_[w.id];
-    {
-      std::lock_guard guard(mine.lock);
-      const std::int64_t lo = mine.lo.load(std::memory_order_relaxed);
-      if (lo < mine.hi.load(std::memory_order_relaxed)) {
-        mine.lo.store(lo + 1, std::memory_order_relaxed);
-        return iterations(lo);
-      }
-    }
+    if (IndexRange own; take_own(w.id, own)) return own;
     for (int t = 0; t < p_; ++t) {
       const int v = (w.last_victim + t) % p_;
       if (v == w.id) continue;
@@ -84,12 +93,25 @@ class StaticSteal {
       w.last_victim = v;
       {
         std::lock_guard guard(mine.lock);
+        // After cancel() no stolen range becomes anyone's own: cancel set the
+        // flag before it emptied this slot under the same lock.
+        if (cancelled_.load(std::memory_order_relaxed)) return {};
         mine.lo.store(stolen.begin + 1, std::memory_order_relaxed);
         mine.hi.store(stolen.end, std::memory_order_relaxed);
       }
       return iterations(stolen.begin);
     }
     return {};  // every other range holds at most one unit, which its owner will run
+  }
+
+  /// Hands out nothing more, to any worker: every range is emptied. The
+  /// owners' path (take_own) then needs no flag of its own.
+  void cancel() noexcept {
+    cancelled_.store(true, std::memory_order_relaxed);
+    for (WorkerSlot& slot : slots_) {
+      std::lock_guard guard(slot.lock);
+      slot.lo.store(slot.hi.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
   }
 
  private:
@@ -102,6 +124,7 @@ class StaticSteal {
   std::int64_t unit_;
   int p_;
   std::span<WorkerSlot> slots_;
+  std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace autosched

@@ -79,6 +79,76 @@ INSTANTIATE_TEST_SUITE_P(Techniques, PullEveryTechnique,
                            return s;
                          });
 
+// The drop-in's per-chunk pattern: the unit-chunk path, then static-steal's
+// owner path, then next() (which steals and ends the loop). Together they
+// cover every index once, whichever path applies to the schedule.
+class PullQuickPaths : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PullQuickPaths, EveryIndexOnceThroughTheQuickPaths) {
+  Loop& l = loop("pull-quick/" + GetParam());
+  const Team team{3, 500, 4099, GetParam()};
+  auto hits = std::make_unique<std::atomic<int>[]>(static_cast<std::size_t>(team.n));
+  std::atomic<std::int64_t> quick{0};
+  std::vector<std::thread> threads;
+  for (int tid = 0; tid < team.p; ++tid) {
+    threads.emplace_back([&, tid] {
+      for (std::uint64_t k = 0; k < 4; ++k) {
+        Instance* inst = l.open_or_attach({&team, k}, {.begin = team.begin, .n = team.n, .p = team.p,
+                                                       .schedule = team.schedule});
+        Cursor cursor(*inst, tid);
+        for (;;) {
+          std::int64_t b = 0, e = 0;
+          if (cursor.next_unit(b)) {
+            e = b + 1;
+            ++quick;
+          } else if (cursor.next_owned(b, e)) {
+            ++quick;
+          } else {
+            const IndexRange c = cursor.next();
+            if (c.empty()) break;
+            b = c.begin;
+            e = c.end;
+          }
+          for (std::int64_t i = b; i < e; ++i) hits[static_cast<std::size_t>(i - team.begin)]++;
+        }
+        EXPECT_EQ(cursor.leave(), nullptr);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (std::int64_t i = 0; i < team.n; ++i) ASSERT_EQ(hits[static_cast<std::size_t>(i)], 4) << "index " << i;
+  if (GetParam() == "gss") {
+    EXPECT_EQ(quick.load(), 0);  // neither quick path applies
+  } else {
+    EXPECT_GT(quick.load(), 0);
+  }
+  std::int64_t iterations = 0;
+  for (const auto& t : l.last()->threads) iterations += t.iterations;
+  EXPECT_EQ(iterations, team.n);  // the quick paths count what they hand out
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedules, PullQuickPaths, ::testing::Values("ss", "static-steal", "static-steal,chunk=7", "gss"),
+                         [](const auto& param) {
+                           std::string s = param.param;
+                           for (char& c : s) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return s;
+                         });
+
+TEST(Pull, ACancelledStaticStealInstanceHandsOutNothingMore) {
+  const Team team{1, 0, 1000, "static-steal"};
+  Instance* inst = loop("pull/cancel-steal").open_or_attach({&team, 0}, {.n = 1000, .p = 1, .schedule = "static-steal"});
+  Cursor cursor(*inst, 0);
+  std::int64_t b = 0, e = 0;
+  ASSERT_TRUE(cursor.next_owned(b, e));
+  EXPECT_EQ(b, 0);
+  inst->cancel();
+  EXPECT_FALSE(cursor.next_owned(b, e));
+  EXPECT_TRUE(cursor.next().empty());
+  EXPECT_EQ(cursor.leave(), nullptr);
+}
+
 TEST(Pull, EmptyLoopClosesWithNoChunk) {
   const auto hits = run_pulled("pull/empty", {2, 5, 0, "gss"}, 3);
   EXPECT_TRUE(hits.empty());

@@ -163,6 +163,34 @@ TEST(Dispensers, StaticStealMovesWorkAwayFromASlowOwner) {
   EXPECT_LT(s.iterations[0], 30000);  // owns 50000, runs at a quarter of the speed
 }
 
+// The owner's path alone (what a drop-in entry point runs as a leaf) hands
+// out the owner's units front to back; next() then steals; a cancel empties
+// every range, so neither path hands out anything after it.
+TEST(Dispensers, StaticStealOwnerPathThenStealThenCancel) {
+  std::vector<WorkerSlot> slots(2);
+  StaticSteal d(LoopShape{.n = 20, .workers = 2, .chunk = 3}, slots);  // 7 units: 0-3 worker 0, 4-6 worker 1
+  IndexRange c;
+  ASSERT_TRUE(d.take_own(1, c));
+  EXPECT_EQ(c.begin, 12);
+  EXPECT_EQ(c.end, 15);
+  ASSERT_TRUE(d.take_own(1, c));
+  ASSERT_TRUE(d.take_own(1, c));
+  EXPECT_EQ(c.begin, 18);
+  EXPECT_EQ(c.end, 20);  // the last unit is short
+  EXPECT_FALSE(d.take_own(1, c));
+  StaticSteal::Worker w1 = d.worker(1, 0);
+  c = d.next(w1);  // steals one of worker 0's four units, from the back
+  EXPECT_EQ(c.begin, 9);
+  EXPECT_EQ(c.end, 12);
+  ASSERT_TRUE(d.take_own(0, c));
+  EXPECT_EQ(c.begin, 0);
+  d.cancel();
+  EXPECT_FALSE(d.take_own(0, c));
+  StaticSteal::Worker w0 = d.worker(0, 0);
+  EXPECT_TRUE(d.next(w0).empty());
+  EXPECT_TRUE(d.next(w1).empty());
+}
+
 TEST(Dispensers, ProfilingStoresMuSigmaAndOverhead) {
   LoopMemory memory;
   simulate(TechniqueId::profiling, 1000, 0, {100.0, 100.0}, {}, memory);
