@@ -7,6 +7,9 @@
 # out), and a runs test: if the level were each process's own luck, the number
 # of runs of equal levels would be about its expected value; far fewer runs
 # mean the level lasts across consecutive processes, a phase of the host.
+# Where the campaign ran level references, each process's loop ÷ reference
+# (means over the same steps) follows, and its range per level: a level the
+# division removes leaves that ratio alike in fast and slow processes.
 #   usage: scripts/stream-triad-levels.sh [CAMPAIGN_DIR] [SPLIT_MS]   (default build/campaign-v2, 7)
 set -euo pipefail
 dir=${1:-build/campaign-v2}
@@ -20,18 +23,27 @@ grep -v '^#' "$dir/runs.csv" |
       if (!(k in first)) { first[k] = ++n; order[n] = k }
       sum[k] += $9; count[k]++
     }
+    $1 == "cold" && $3 == "stream-triad/triad@reference" && $8 >= 10 { ref[$4 "," $7] += $9; refs[$4 "," $7]++ }
     END {
       for (i = 1; i <= n; ++i) {
         k = order[i]; ms = sum[k] / count[k] / 1e6
         if (ms > 11) continue
         level = ms < split_ms ? "F" : "S"
         seq = seq level
-        printf "%-28s %7.2f ms  %s\n", k, ms, level
+        if (k in refs) {
+          ratio = (sum[k] / count[k]) / (ref[k] / refs[k])
+          printf "%-28s %7.2f ms  %s  loop/reference %.3f\n", k, ms, level, ratio
+          if (!(level in lo) || ratio < lo[level]) lo[level] = ratio
+          if (!(level in hi) || ratio > hi[level]) hi[level] = ratio
+        } else {
+          printf "%-28s %7.2f ms  %s\n", k, ms, level
+        }
       }
       m = length(seq); fast = gsub(/F/, "F", seq); slow = m - fast; runs = m > 0 ? 1 : 0
       for (i = 2; i <= m; ++i) if (substr(seq, i, 1) != substr(seq, i - 1, 1)) ++runs
       print ""
       print "levels in order: " seq
+      for (l in lo) printf "loop/reference in %s processes: %.3f to %.3f\n", l == "F" ? "fast" : "slow", lo[l], hi[l]
       if (fast == 0 || slow == 0) { print "one level only: no runs test"; exit }
       expected = 2 * fast * slow / m + 1
       variance = 2 * fast * slow * (2 * fast * slow - m) / (m * m * (m - 1))
