@@ -93,8 +93,8 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
 #endif
       std::printf(
           "  --record FILE      one CSV row per loop instance\n"
-          "  --level-reference  follow each loop instance by its work once more under a static\n"
-          "                     schedule, recorded as <loop>@reference\n"
+          "  --level-reference  follow each loop instance by its work once more under a fixed\n"
+          "                     balanced schedule, recorded as <loop>@reference\n"
           "  --quiet            no summary\n");
       for (const SizeOption& s : sizes_) {
         std::printf("  --%-16s %s (default %g)\n", s.name.c_str(), s.help.c_str(), s.value);
@@ -229,7 +229,7 @@ void App::record(const std::string& loop, double ns) {
 
 void App::record_reference(const std::string& loop, double ns) {
   if (record_ != nullptr)
-    std::fprintf(record_, "%d,%s%s,%.0f,omp-static,0,0,0\n", step_, loop.c_str(), reference_suffix, ns);
+    std::fprintf(record_, "%d,%s%s,%.0f,balanced-reference,0,0,0\n", step_, loop.c_str(), reference_suffix, ns);
 }
 
 int App::finish(bool verified, const std::string& what) {

@@ -15,7 +15,7 @@
 ///                        empty: autosched's default (AUTOSCHED_SCHEDULE or auto)
 ///   --record FILE        one CSV row per loop instance (see Recorder)
 ///   --level-reference    after each instance of a loop, run its work once
-///                        more under OpenMP's static schedule (reference()),
+///                        more under a fixed balanced schedule (reference()),
 ///                        recorded as `<loop>@reference`:
 ///                        the level this process runs at, which `autosched
 ///                        report` divides out (docs/campaigns.md)
@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -65,6 +66,53 @@ enum class Runner : std::uint8_t { autosched, omp_static, omp_dynamic, omp_guide
 
 /// The suffix of the record's loop name for a level reference instance.
 inline constexpr const char* reference_suffix = "@reference";
+
+/// The work of one level reference instance (App::reference): thread t's
+/// share is static's, [n·t/P, n·(t+1)/P); its owner takes it from the front
+/// in blocks of 1/64 of a share, and a thread whose share is done takes
+/// blocks from the back of the next unfinished share. One lock per share:
+/// 64·P takes an instance, few of them contended.
+class ReferenceShares {
+ public:
+  ReferenceShares(std::int64_t n, int threads)
+      : count_(threads > 0 ? threads : 1), shares_(static_cast<std::size_t>(count_)) {
+    for (int t = 0; t < count_; ++t) {
+      shares_[t].front = n * t / count_;
+      shares_[t].back = n * (t + 1) / count_;
+    }
+    const std::int64_t block = n / (64 * std::int64_t{count_});
+    block_ = block > 0 ? block : 1;
+  }
+
+  /// The next block for thread `me` into [begin, end); false when every share is done.
+  bool take(int me, std::int64_t& begin, std::int64_t& end) {
+    for (int k = 0; k < count_; ++k) {
+      Share& s = shares_[static_cast<std::size_t>((me + k) % count_)];
+      const std::lock_guard<std::mutex> lock(s.mutex);
+      if (s.front >= s.back) continue;
+      if (k == 0) {  // our own share, from the front
+        begin = s.front;
+        end = s.back - s.front < block_ ? s.back : s.front + block_;
+        s.front = end;
+      } else {  // another's, from the back
+        end = s.back;
+        begin = s.back - s.front < block_ ? s.front : s.back - block_;
+        s.back = begin;
+      }
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  struct Share {
+    std::mutex mutex;
+    std::int64_t front = 0, back = 0;
+  };
+  int count_;
+  std::int64_t block_ = 1;
+  std::vector<Share> shares_;
+};
 
 /// The executables' prefix: `autosched-` or, plain OpenMP, `autosched-plain-`.
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
@@ -124,16 +172,29 @@ class App {
   }
 
   /// With --level-reference, runs body(i) for i in [0, n) once more under a
-  /// fixed schedule that no selector and no drop-in touches (an inlined
-  /// `schedule(static)` makes no runtime call), right after the loop's
-  /// instance, in the same process, so whatever makes this process or this
-  /// minute fast or slow shows in both; recorded as `<loop>@reference`, not
-  /// counted in the app's own totals. The body does the loop's work: the
-  /// loop's own body where it may run twice over its range with the same
-  /// outcome (stream-triad's a = b + s·c, a pixel, a particle's force), else
-  /// the same computation into the reference's own accumulators (a sum into
-  /// the app's per-thread counters would count twice). Without the option it
-  /// does nothing.
+  /// fixed balanced schedule that no selector and no drop-in touches, right
+  /// after the loop's instance, in the same process, so whatever makes this
+  /// process or this minute fast or slow shows in both; recorded as
+  /// `<loop>@reference`, not counted in the app's own totals. The body does
+  /// the loop's work: the loop's own body where it may run twice over its
+  /// range with the same outcome (stream-triad's a = b + s·c, a pixel, a
+  /// particle's force), else the same computation into the reference's own
+  /// accumulators (a sum into the app's per-thread counters would count
+  /// twice). Without the option it does nothing.
+  ///
+  /// Balanced, not static: each thread starts on its own contiguous share
+  /// (static's), takes it block by block from the front, and when it is done
+  /// takes blocks from the back of the others' shares (ReferenceShares). A
+  /// thread the host runs faster so does more, while each thread still
+  /// streams through one contiguous region, as static does. On the 2-vCPU
+  /// guests the host sometimes feeds one vCPU faster than the other
+  /// (stream-triad's fast phases, docs/RESULTS.md); a static reference then
+  /// measured that imbalance as well as the process's speed, and dividing by
+  /// it rewarded balancing arms only in the processes that happened to run in
+  /// such a phase. Blocks from one shared counter instead were tried and
+  /// dropped: interleaving the threads' blocks made stream-triad's reference
+  /// 45% slower than its loop on the same guest. Locks and no OpenMP loop
+  /// call: the drop-in never sees the reference.
   ///
   /// A separate call with its own body object, not an option of loop(), and
   /// never inlined into the caller: handing loop()'s body to a second
@@ -144,6 +205,7 @@ class App {
   template <class Body>
   [[gnu::noinline]] void reference(const std::string& loop, std::int64_t n, Body&& body) {
     if (!level_reference_) return;
+    ReferenceShares shares(n, threads_);
     const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads_)
     {
@@ -152,8 +214,10 @@ class App {
       // reference runs as fast as the loop it stands for (through the shared
       // object, the plain build's reference ran 0.75 against 0.55 ms).
       std::decay_t<Body> local = body;
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) local(i);
+      const int me = omp_get_thread_num();
+      std::int64_t begin = 0, end = 0;
+      while (shares.take(me, begin, end))
+        for (std::int64_t i = begin; i < end; ++i) local(i);
     }
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
     record_reference(loop, static_cast<double>(ns.count()));

@@ -76,7 +76,7 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   for (const auto& r : runs.rows) {
     if (r.loop.ends_with("@reference")) {
       ++references[r.loop];
-      EXPECT_EQ(r.arm, "omp-static");
+      EXPECT_EQ(r.arm, "balanced-reference");
     }
   }
   EXPECT_EQ(references["stream-triad/triad@reference"], 4U * 2 * 4 + 2U * 4);

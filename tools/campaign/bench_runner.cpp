@@ -378,7 +378,7 @@ Metadata campaign_metadata(const BenchPlan& plan) {
   m.emplace_back("seed", std::to_string(plan.seed));
   m.emplace_back("timing", "wall clock of each loop call as the app sees it, selection included");
   m.emplace_back("level reference", plan.level_reference
-                                        ? "on: idempotent loops also run under a fixed schedule after each instance"
+                                        ? "on: idempotent loops also run under a fixed balanced schedule after each instance"
                                         : "off");
   const auto dropin = [](const Configuration& c) { return c.dropin; };
   if (std::any_of(plan.configs.begin(), plan.configs.end(), dropin) ||

@@ -408,7 +408,8 @@ ReportOutcome write_report(const ReportOptions& options) {
       return spreads.empty() ? std::numeric_limits<double>::quiet_NaN() : median(spreads);
     };
     md << "\n## Process levels\n\nAfter each instance of these loops the app ran the same work once more under "
-          "OpenMP's static schedule (`--level-reference`). A process's level is the median of its reference "
+          "a fixed balanced schedule, blocks of 1/64 of a thread's share from a shared counter (`--level-reference`). "
+          "A process's level is the median of its reference "
           "instances ÷ the median over all processes; its instances of the loop were divided by it. Rep spread: "
           "the median over the fixed arms of (slowest − fastest repetition) ÷ fastest, as measured and after the "
           "division; the division removed process luck where the second is the smaller.\n\n"
