@@ -60,8 +60,8 @@ TEST(ProcessLevels, ReferenceRowsAreTheLoopsEndingInTheSuffix) {
   EXPECT_FALSE(is_reference_row(row("app/reference", "A", 1, 0, 1)));
 }
 
-TEST(ProcessLevels, EachProcessIsDividedByItsReferenceMedianOverTheMedianOfAll) {
-  const LevelAdjusted out = divide_out_process_levels(hand_rows());
+TEST(ProcessLevels, WholeProcessLevelIsItsReferenceMedianOverTheMedianOfAll) {
+  const LevelAdjusted out = divide_out_process_levels(hand_rows(), whole_process_level);
   ASSERT_EQ(out.loops.size(), 1U);
   const LevelAdjustment& a = out.loops[0];
   EXPECT_EQ(a.loop, "app/loop");
@@ -98,7 +98,7 @@ TEST(ProcessLevels, WarmProcessesAreTheirOwnProcessesUnderTheSameBaseline) {
   warm_ref.phase = "warm";
   rows.push_back(warm);
   rows.push_back(warm_ref);
-  const LevelAdjusted out = divide_out_process_levels(rows);
+  const LevelAdjusted out = divide_out_process_levels(rows, whole_process_level);
   ASSERT_EQ(out.loops.size(), 1U);
   EXPECT_EQ(out.loops[0].processes, 4);
   EXPECT_DOUBLE_EQ(out.loops[0].baseline_ns, 7.5e6);  // medians 5, 10, 5, 20
@@ -107,6 +107,68 @@ TEST(ProcessLevels, WarmProcessesAreTheirOwnProcessesUnderTheSameBaseline) {
       EXPECT_DOUBLE_EQ(r.time_ns, 40e6 / (20.0 / 7.5));
     }
   }
+}
+
+/// Three processes over five steps. A and C run their references at 10, 10,
+/// 20, 20, 20 ms (the machine slowed down for everyone), B at 10 ms all
+/// along while its loop went from 10 to 5 ms: B sped up against the others
+/// from step 2 on, and only the instances after that should be scaled.
+std::vector<StepRow> drifting_rows() {
+  std::vector<StepRow> rows;
+  const double slowing[] = {10, 10, 20, 20, 20}, steady[] = {10, 10, 10, 10, 10}, b_loop[] = {10, 10, 5, 5, 5};
+  for (int s = 0; s < 5; ++s) {
+    for (const char* c : {"A", "C"}) {
+      rows.push_back(row("app/loop", c, 1, s, slowing[s]));
+      rows.push_back(row("app/loop@reference", c, 1, s, slowing[s]));
+    }
+    rows.push_back(row("app/loop", "B", 1, s, b_loop[s]));
+    rows.push_back(row("app/loop@reference", "B", 1, s, steady[s]));
+  }
+  return rows;
+}
+
+TEST(ProcessLevels, RollingLevelFollowsADriftWithinAProcess) {
+  // Step baselines (medians over A, B, C): 10, 10, 20, 20, 20. B's ratios:
+  // 1, 1, 0.5, 0.5, 0.5; with w = 1 its divisors are the medians of
+  // {1, 1}, {1, 1, 0.5}, {1, 0.5, 0.5}, {0.5, 0.5, 0.5}, {0.5, 0.5}.
+  const LevelAdjusted out = divide_out_process_levels(drifting_rows(), 1);
+  ASSERT_EQ(out.loops.size(), 1U);
+  EXPECT_EQ(out.loops[0].window, 1);
+  for (int s = 0; s < 5; ++s) {
+    EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "B", 1, s), 10) << s;
+    EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 1, s), s < 2 ? 10 : 20) << s;
+  }
+  // B's level is what its total was divided by: 35 measured, 50 adjusted.
+  for (const ProcessLevel& p : out.processes) {
+    EXPECT_DOUBLE_EQ(p.level, p.config == "B" ? 0.7 : 1.0) << p.config;
+  }
+  EXPECT_DOUBLE_EQ(out.loops[0].min_level, 0.7);
+  EXPECT_DOUBLE_EQ(out.loops[0].max_level, 1.0);
+  // One level per process cannot follow it: B (median 10 against the
+  // processes' median 20) is doubled all along, its first steps included.
+  const LevelAdjusted whole = divide_out_process_levels(drifting_rows(), whole_process_level);
+  EXPECT_DOUBLE_EQ(time_of(whole.rows, "app/loop", "B", 1, 0), 20);
+  EXPECT_DOUBLE_EQ(time_of(whole.rows, "app/loop", "B", 1, 4), 10);
+}
+
+TEST(ProcessLevels, RollingLevelWithoutReferencesNearbyUsesTheProcesssMedianRatio) {
+  // A: references at every step (10 ms). D: only at steps 0 (5 ms) and 4
+  // (10 ms). Step baselines: 7.5 at step 0, 10 elsewhere; D's ratios 2/3 and
+  // 1, median 5/6.
+  std::vector<StepRow> rows;
+  for (int s = 0; s < 5; ++s) {
+    rows.push_back(row("app/loop", "A", 1, s, 10));
+    rows.push_back(row("app/loop@reference", "A", 1, s, 10));
+  }
+  rows.push_back(row("app/loop@reference", "D", 1, 0, 5));
+  rows.push_back(row("app/loop@reference", "D", 1, 4, 10));
+  rows.push_back(row("app/loop", "D", 1, 1, 12));  // window 0…2 holds step 0: ÷ 2/3
+  rows.push_back(row("app/loop", "D", 1, 2, 12));  // window 1…3 holds none: ÷ 5/6
+  const LevelAdjusted out = divide_out_process_levels(rows, 1);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "D", 1, 1), 18);
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "D", 1, 2), 14.4);
+  // A's ratios at steps 0 and 1: 4/3 and 1, median 7/6.
+  EXPECT_DOUBLE_EQ(time_of(out.rows, "app/loop", "A", 1, 0), 10 / (7.0 / 6));
 }
 
 TEST(ProcessLevels, WithoutReferencesTheRowsStayAsMeasured) {

@@ -42,6 +42,7 @@ struct ReportCommandOptions {
   std::string dir;
   std::string plot = "Oracle;auto;ExhaustiveSel;QLearn-LT";
   bool no_pictures = false;
+  int level_window = campaign::default_level_window;
 };
 
 std::string command_line(int argc, char** argv) {
@@ -172,9 +173,15 @@ void add_campaign_commands(CLI::App& app) {
   r->add_option("--plot", report->plot, "Methods whose per-step selections are plotted (Oracle for its own)")
       ->capture_default_str();
   r->add_flag("--no-pictures", report->no_pictures, "Write the gnuplot scripts but do not run gnuplot");
+  r->add_option("--level-window", report->level_window,
+                "Instances either side of each one over which its process's level is taken (-1: one level per "
+                "process)")
+      ->capture_default_str()
+      ->check(CLI::Range(-1, 1000));
   r->callback([report] {
     ReportOptions o;
     o.dir = report->dir;
+    o.level_window = report->level_window;
     o.plot_methods = plot_list(report->plot);
     o.pictures = !report->no_pictures;
     print_report(write_report(o));

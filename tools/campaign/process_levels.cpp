@@ -39,51 +39,100 @@ std::vector<StepRow> without_reference_rows(const std::vector<StepRow>& rows) {
   return out;
 }
 
-LevelAdjusted divide_out_process_levels(const std::vector<StepRow>& rows) {
-  // Each process's reference times, per measured loop.
+LevelAdjusted divide_out_process_levels(const std::vector<StepRow>& rows, int window) {
   using LoopKey = std::pair<std::string, std::string>;  // app, loop
-  std::map<LoopKey, std::map<ProcessKey, std::vector<double>>> references;
+  // Each process's reference time at each step, per measured loop.
+  std::map<LoopKey, std::map<ProcessKey, std::map<int, double>>> references;
   for (const StepRow& r : rows) {
-    if (is_reference_row(r) && r.time_ns > 0) references[{r.app, measured_loop(r)}][process_of(r)].push_back(r.time_ns);
+    if (is_reference_row(r) && r.time_ns > 0) references[{r.app, measured_loop(r)}][process_of(r)][r.step] = r.time_ns;
   }
-  std::map<LoopKey, std::map<ProcessKey, double>> level;
+  // What a process's instances are divided by: one level (whole_process_level,
+  // or where no reference lies within the window), else the median of the
+  // ratios reference ÷ step baseline over the window around the instance.
+  struct Divisor {
+    double whole = 1;
+    std::map<int, double> ratio_at_step;
+  };
+  std::map<LoopKey, std::map<ProcessKey, Divisor>> divisors;
   LevelAdjusted out;
   for (const auto& [loop, processes] : references) {
-    std::map<ProcessKey, double>& levels = level[loop];
+    std::map<ProcessKey, Divisor>& divisor = divisors[loop];
     std::vector<double> medians;
-    for (const auto& [process, times] : processes) medians.push_back(levels[process] = median(times));
+    std::map<int, std::vector<double>> at_step;
+    for (const auto& [process, times] : processes) {
+      std::vector<double> values;
+      for (const auto& [step, t] : times) {
+        values.push_back(t);
+        at_step[step].push_back(t);
+      }
+      medians.push_back(divisor[process].whole = median(std::move(values)));
+    }
     LevelAdjustment a;
     a.app = loop.first;
     a.loop = loop.second;
-    a.processes = static_cast<int>(levels.size());
+    a.processes = static_cast<int>(processes.size());
     a.baseline_ns = median(medians);
-    std::vector<double> values;
-    for (auto& [process, m] : levels) {
-      m /= a.baseline_ns;  // the process's median becomes its level
-      values.push_back(m);
-      const auto& [phase, app, config, rep] = process;
-      out.processes.push_back({phase, app, loop.second, config, rep, m});
+    a.window = window;
+    std::map<int, double> step_baseline;
+    for (auto& [step, times] : at_step) step_baseline[step] = median(std::move(times));
+    for (auto& [process, d] : divisor) {
+      if (window < 0) {
+        d.whole /= a.baseline_ns;  // the process's median becomes its level
+        continue;
+      }
+      std::vector<double> ratios;
+      for (const auto& [step, t] : processes.at(process)) {
+        ratios.push_back(d.ratio_at_step[step] = t / step_baseline.at(step));
+      }
+      d.whole = median(std::move(ratios));
     }
-    a.min_level = *std::min_element(values.begin(), values.end());
-    a.max_level = *std::max_element(values.begin(), values.end());
-    a.median_level = median(values);
     out.loops.push_back(a);
   }
+  const auto divisor_at = [window](const Divisor& d, int step) {
+    if (window < 0) return d.whole;
+    std::vector<double> near;
+    for (auto it = d.ratio_at_step.lower_bound(step - window);
+         it != d.ratio_at_step.end() && it->first <= step + window; ++it) {
+      near.push_back(it->second);
+    }
+    return near.empty() ? d.whole : median(std::move(near));
+  };
   std::map<LoopKey, std::set<ProcessKey>> unreferenced;
+  std::map<LoopKey, std::map<ProcessKey, std::pair<double, double>>> totals;  // measured, adjusted
   out.rows.reserve(rows.size());
   for (const StepRow& r : rows) {
     if (is_reference_row(r)) continue;
     StepRow adjusted = r;
-    if (const auto loop = level.find({r.app, r.loop}); loop != level.end()) {
+    if (const auto loop = divisors.find({r.app, r.loop}); loop != divisors.end()) {
       if (const auto process = loop->second.find(process_of(r)); process != loop->second.end()) {
-        adjusted.time_ns = r.time_ns / process->second;
+        adjusted.time_ns = r.time_ns / divisor_at(process->second, r.step);
+        auto& [measured, divided] = totals[loop->first][process->first];
+        measured += r.time_ns;
+        divided += adjusted.time_ns;
       } else {
         unreferenced[loop->first].insert(process_of(r));
       }
     }
     out.rows.push_back(std::move(adjusted));
   }
-  for (LevelAdjustment& a : out.loops) a.unreferenced = static_cast<int>(unreferenced[{a.app, a.loop}].size());
+  for (LevelAdjustment& a : out.loops) {
+    const LoopKey loop{a.app, a.loop};
+    a.unreferenced = static_cast<int>(unreferenced[loop].size());
+    std::vector<double> values;
+    for (const auto& [process, d] : divisors[loop]) {
+      double level = d.whole;
+      if (window >= 0) {
+        const auto& [measured, divided] = totals[loop][process];
+        if (divided > 0) level = measured / divided;
+      }
+      values.push_back(level);
+      const auto& [phase, app, config, rep] = process;
+      out.processes.push_back({phase, app, a.loop, config, rep, level});
+    }
+    a.min_level = *std::min_element(values.begin(), values.end());
+    a.max_level = *std::max_element(values.begin(), values.end());
+    a.median_level = median(values);
+  }
   return out;
 }
 

@@ -327,7 +327,7 @@ ReportOutcome write_report(const ReportOptions& options) {
   if (runs.rows.empty()) detail::throw_error((dir / "runs.csv").string() + ": no runs recorded yet");
   // Processes' levels divided out where the apps measured references
   // (process_levels.hpp); everything below is computed on these rows.
-  const LevelAdjusted adjusted = divide_out_process_levels(runs.rows);
+  const LevelAdjusted adjusted = divide_out_process_levels(runs.rows, options.level_window);
   const std::vector<LoopMetrics> loops = evaluate_all(adjusted.rows);
   const std::vector<std::string> methods = names_of_kind(loops, ConfigKind::method, false);
   const std::vector<std::string> warm = names_of_kind(loops, ConfigKind::method, true);
@@ -371,8 +371,10 @@ ReportOutcome write_report(const ReportOptions& options) {
   if (!adjusted.loops.empty()) {
     md << "Level-adjusted loops: ";
     for (std::size_t i = 0; i < adjusted.loops.size(); ++i) md << (i > 0 ? ", " : "") << adjusted.loops[i].loop;
-    md << ". Every instance of these loops is divided by the level its process ran at (see \"Process levels\" "
-          "below), so the tables measure the schedule, not the process's luck.\n\n";
+    md << ". Every instance of these loops is divided by the level its process ran at "
+       << (options.level_window < 0 ? std::string("(one level per process)")
+                                    : "around it (" + std::to_string(2 * options.level_window + 1) + " instances)")
+       << " (see \"Process levels\" below), so the tables measure the schedule, not the process's luck.\n\n";
   }
   md << degradation;
   md << "\n## The choices alone: degradation with each step priced at its arm's median (%)\n\n"
@@ -408,11 +410,20 @@ ReportOutcome write_report(const ReportOptions& options) {
       return spreads.empty() ? std::numeric_limits<double>::quiet_NaN() : median(spreads);
     };
     md << "\n## Process levels\n\nAfter each instance of these loops the app ran the same work once more under "
-          "a fixed balanced schedule, blocks of 1/64 of a thread's share from a shared counter (`--level-reference`). "
-          "A process's level is the median of its reference "
-          "instances ÷ the median over all processes; its instances of the loop were divided by it. Rep spread: "
-          "the median over the fixed arms of (slowest − fastest repetition) ÷ fastest, as measured and after the "
-          "division; the division removed process luck where the second is the smaller.\n\n"
+          "a fixed balanced schedule, each thread its own share from the front and then the others' from the back "
+          "(`--level-reference`). ";
+    if (options.level_window < 0) {
+      md << "A process's level is the median of its reference instances ÷ the median over all processes; its "
+            "instances of the loop were divided by it. ";
+    } else {
+      md << "An instance at step s was divided by the median, over the steps s − " << options.level_window
+         << " … s + " << options.level_window
+         << " of its process, of the reference ÷ that step's median reference over all processes: the level the "
+            "process ran at around that instance (the machine drifts within a process too). A process's level "
+            "below is what its total was divided by (Σ measured ÷ Σ adjusted). ";
+    }
+    md << "Rep spread: the median over the fixed arms of (slowest − fastest repetition) ÷ fastest, as measured and "
+          "after the division; the division removed process luck where the second is the smaller.\n\n"
           "| loop | processes | without references (as measured) | baseline reference (ms) | lowest level | "
           "median level | highest level | arms' rep spread as measured (%) | after the division (%) |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -429,6 +440,25 @@ ReportOutcome write_report(const ReportOptions& options) {
     for (const auto& l : raw_adjusted_loops)
       md << ' ' << fmt((l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100) << " |";
     md << '\n';
+    if (options.level_window >= 0) {
+      // The yardstick before the rolling level, so that a reader can tell
+      // what the window changed (`autosched report --level-window -1`
+      // writes every table this way).
+      const std::vector<LoopMetrics> whole =
+          evaluate_all(divide_out_process_levels(runs.rows, whole_process_level).rows);
+      md << "\nAll loops with one level per process instead (degradation vs the Oracle, %):\n\n"
+         << matrix(
+                whole, cold_and_warm,
+                [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, true)
+         << "| best fixed arm |";
+      double sum = 0;
+      for (const auto& l : whole) {
+        const double d = (l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100;
+        sum += d;
+        md << ' ' << fmt(d) << " |";
+      }
+      md << ' ' << fmt(sum / static_cast<double>(whole.size())) << " |\n";
+    }
   }
   md << "\n## Regret vs the best fixed arm (%)\n\n"
      << matrix(

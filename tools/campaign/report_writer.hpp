@@ -5,6 +5,8 @@
 /// pictures: a heatmap of degradation vs the Oracle and per-step selection
 /// plots (one bar per step, height = step time, colour = arm).
 
+#include "process_levels.hpp"
+
 #include <string>
 #include <vector>
 
@@ -16,6 +18,9 @@ struct ReportOptions {
   /// "Oracle" plots the Oracle's own sequence.
   std::vector<std::string> plot_methods{"Oracle", "auto", "ExhaustiveSel", "QLearn-LT"};
   bool pictures = true;  ///< run gnuplot (when found) on the scripts written
+  /// Instances either side of each one over which its process's level is
+  /// taken (process_levels.hpp); negative: one level per process.
+  int level_window = default_level_window;
 };
 
 struct ReportOutcome {
