@@ -130,6 +130,22 @@ std::string matrix(const std::vector<LoopMetrics>& loops, const std::vector<std:
   return md.str();
 }
 
+/// The "best fixed arm" row under a degradation matrix: each loop's best arm
+/// against its Oracle (%), and their mean when the matrix has a mean column.
+std::string best_fixed_arm_row(const std::vector<LoopMetrics>& loops, bool with_mean) {
+  std::ostringstream row;
+  double sum = 0;
+  row << "| best fixed arm |";
+  for (const auto& l : loops) {
+    const double d = (l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100;
+    sum += d;
+    row << ' ' << fmt(d) << " |";
+  }
+  if (with_mean) row << ' ' << fmt(sum / static_cast<double>(loops.size())) << " |";
+  row << '\n';
+  return row.str();
+}
+
 void write_metrics_csv(const fs::path& path, const Metadata& meta, const std::vector<LoopMetrics>& loops) {
   OutputFile f = create_file(path);
   write_metadata(f.get(), meta);
@@ -346,16 +362,10 @@ ReportOutcome write_report(const ReportOptions& options) {
   // The headline table: every method and reference, then the best fixed arm.
   std::string degradation = matrix(
       loops, rows, [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, true);
+  degradation += best_fixed_arm_row(loops, true);
   {
     std::ostringstream extra;
-    double sum = 0;
-    extra << "| best fixed arm |";
-    for (const auto& l : loops) {
-      const double d = (l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100;
-      sum += d;
-      extra << ' ' << fmt(d) << " |";
-    }
-    extra << ' ' << fmt(sum / static_cast<double>(loops.size())) << " |\n| Oracle (ms) |";
+    extra << "| Oracle (ms) |";
     for (const auto& l : loops) extra << ' ' << fmt(l.oracle_ms, l.oracle_ms < 10 ? 2 : 0) << " |";
     extra << " |\n";
     degradation += extra.str();
@@ -436,10 +446,7 @@ ReportOutcome write_report(const ReportOptions& options) {
        << matrix(
               raw_adjusted_loops, cold_and_warm,
               [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, false)
-       << "| best fixed arm |";
-    for (const auto& l : raw_adjusted_loops)
-      md << ' ' << fmt((l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100) << " |";
-    md << '\n';
+       << best_fixed_arm_row(raw_adjusted_loops, false);
     if (options.level_window >= 0) {
       // The yardstick before the rolling level, so that a reader can tell
       // what the window changed (`autosched report --level-window -1`
@@ -450,14 +457,7 @@ ReportOutcome write_report(const ReportOptions& options) {
          << matrix(
                 whole, cold_and_warm,
                 [](const LoopMetrics&, const ConfigMetrics& c) { return c.degradation_pct; }, 1, true)
-         << "| best fixed arm |";
-      double sum = 0;
-      for (const auto& l : whole) {
-        const double d = (l.best_arm_ms - l.oracle_ms) / l.oracle_ms * 100;
-        sum += d;
-        md << ' ' << fmt(d) << " |";
-      }
-      md << ' ' << fmt(sum / static_cast<double>(whole.size())) << " |\n";
+         << best_fixed_arm_row(whole, true);
     }
   }
   md << "\n## Regret vs the best fixed arm (%)\n\n"
