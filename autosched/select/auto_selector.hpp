@@ -58,15 +58,17 @@
 /// guarded, then the first one again (its trial may have been cold), then
 /// steps 2–4.
 
-#include <autosched/core/running_stats.hpp>
-#include <autosched/core/split_mix.hpp>
 #include <autosched/select/arm.hpp>
 #include <autosched/select/arm_corrections.hpp>
+#include <autosched/select/auto/arm_book.hpp>
+#include <autosched/select/auto/change_test.hpp>
+#include <autosched/select/auto/level_check.hpp>
+#include <autosched/select/auto/settled_draw.hpp>
+#include <autosched/select/auto/trial_plan.hpp>
 #include <autosched/select/auto_config.hpp>
 #include <autosched/select/selector.hpp>
 
 #include <algorithm>
-#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -85,6 +87,7 @@ class AutoSelector final : public Selector {
   void observe(const Decision& decision, const Outcome& outcome) override;
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
+  [[nodiscard]] long resumed_instances() const noexcept override { return resumed_instances_; }
   [[nodiscard]] std::string summary() const override;
 
   /// Starts from samples measured elsewhere instead of sweeping, as a warm
@@ -101,28 +104,29 @@ class AutoSelector final : public Selector {
   bool seed(std::span<const RunningStats> samples);
 
   /// The arm with the lowest mean among those in play, -1 before any sample.
-  [[nodiscard]] int best_arm() const;
-  [[nodiscard]] bool sweeping() const noexcept { return queue_next_ < queue_.size(); }
-  [[nodiscard]] bool retired(int arm) const noexcept { return arms_[static_cast<std::size_t>(arm)].retired; }
+  [[nodiscard]] int best_arm() const { return book_.best(); }
+  [[nodiscard]] bool sweeping() const noexcept { return plan_.queued(); }
+  [[nodiscard]] bool retired(int arm) const noexcept { return book_[arm].retired; }
   [[nodiscard]] int changes_detected() const noexcept { return changes_; }
   /// Predicted loop time (ns) of each arm from the last profile; empty before one.
-  [[nodiscard]] const std::vector<double>& predicted() const noexcept { return predicted_; }
+  [[nodiscard]] const std::vector<double>& predicted() const noexcept { return plan_.predicted(); }
   /// Arms tried (or queued for a trial) on the last ranking, best-predicted first.
-  [[nodiscard]] const std::vector<int>& shortlist() const noexcept { return shortlist_; }
+  [[nodiscard]] const std::vector<int>& shortlist() const noexcept { return plan_.shortlist(); }
   /// Corrects predictions by what other loops of this machine taught, and
   /// teaches it this loop's trials (nullptr: no prior). The engine passes
   /// its store-backed one.
   void use_prior(ArmCorrections* prior) noexcept { prior_ = prior; }
   /// The next choice takes the settled path (AutoConfig::settled_path):
-  /// nothing is pending but the Thompson draw among at most max_candidates arms.
-  [[nodiscard]] bool settled() const noexcept { return settled_; }
+  /// nothing is pending but the Thompson draw among at most
+  /// SettledDraw::max_candidates arms.
+  [[nodiscard]] bool settled() const noexcept { return settled_.active(); }
   /// Settled, the next choice is the Thompson draw alone, which ignores the
   /// context: the engine makes it right after observe(), while the
   /// candidates and this code are still in the caches, instead of paying
   /// for them a second time at the next instance (a step of the application
   /// in between empties the caches). A draw made ahead and never observed
   /// leaves nothing pending: the next choose() draws anew.
-  [[nodiscard]] bool decides_ahead() const noexcept override { return settled_; }
+  [[nodiscard]] bool decides_ahead() const noexcept override { return settled_.active(); }
   /// Settled, it draws a batch of decisions ahead and learns their outcomes
   /// together (Selector::ahead_batch): settled_batch of them, or as many as
   /// the instances run in a row on the settled path without exploring
@@ -133,7 +137,7 @@ class AutoSelector final : public Selector {
   /// profile is pending; a cut trial or a change alarm still acts within
   /// the batch's delay, and an outcome that was cut is learned at once.
   [[nodiscard]] int ahead_batch() const noexcept override {
-    if (!settled_) return 1;
+    if (!settled_.active()) return 1;
     return std::clamp(steady_run_, config_.settled_batch, std::max(config_.settled_batch, config_.settled_batch_max));
   }
   /// Instances in a row, learned on the settled path, that did not explore
@@ -141,173 +145,74 @@ class AutoSelector final : public Selector {
   /// a trial, a profile, a change alarm) starts it again at 0.
   [[nodiscard]] int steady_run() const noexcept { return steady_run_; }
   /// How long the last ranking took (simulating every arm), ns.
-  [[nodiscard]] double last_ranking_ns() const noexcept { return ranking_ns_; }
+  [[nodiscard]] double last_ranking_ns() const noexcept { return plan_.ranking_ns(); }
 
  private:
-  struct ArmState {
-    RunningStats all;  ///< every sample, across runs (saved)
-    /// This process's samples only (not saved): robustness limits and the
-    /// change test compare the loop with itself in this run, so a run that is
-    /// uniformly slower than the one that saved the state (another input, a
-    /// busier node) is neither clipped nor taken for a change.
-    RunningStats session;
-    bool retired = false;
-    double prior = 0;  ///< mean before the last change, to order the next sweep
-  };
-
-  /// An arm in play once settled: what choose() draws from, and copies of
-  /// its statistics, so that observe() can learn without the arm table.
-  struct Candidate {
-    int arm = 0;
-    bool worse = false;         ///< picking it is exploration (see choose())
-    double root = 1;            ///< √ all.count
-    RunningStats all, session;  ///< as in arms_ (observe_settled() writes both)
-    double predicted = 0;       ///< predicted_[arm]; NaN without a prediction
+  /// What the selector does next, in the order a loop meets it. Each phase
+  /// ends by handing over to the next; a profile, a level mismatch or a
+  /// change alarm sends the loop back to `profile`.
+  enum class Phase {
+    resume,   ///< a state was loaded: the next choice runs the stored best
+    verify,   ///< the stored best's first instances are compared with its stored mean
+    profile,  ///< the next choice is a profiling instance
+    trials,   ///< the trial plan: shortlist (or sweep), extra trials, second looks
+    sample,   ///< Thompson sampling over the arms in play
   };
 
   /// The instance's learning, on the whole arm table; observe() runs it
-  /// unless observe_settled() could.
+  /// unless the settled path could.
   void learn(const Decision& decision, const Outcome& outcome);
-  /// Once no profile, trial, second look or verification is pending, the
-  /// next choice is a Thompson draw over the arms in play, and an instance's
-  /// learning touches only those arms. In an application the step between
-  /// two instances empties the caches, and each entry of the arm table (24
-  /// arms) is then a miss: the settled path works on the candidates_ below
-  /// instead. This prepares it from the table (after learn()).
+  /// What the profiling instance taught: a ranking, and the comparison a
+  /// level mismatch or a change alarm asked for.
+  void learn_profile(const Outcome& outcome);
+  /// A learned sample of a trial or a draw: the arm book, the prior, the
+  /// elimination and the change test.
+  void learn_sample(int arm, double time);
+  /// Settles when nothing is pending but the Thompson draw.
   void prepare_settled();
-  /// The draw parameters of the candidates (exploration flags, the guard),
-  /// given the best one and the pooled spread.
-  void arm_draws(int best, double spread);
-  /// choose() once settled: the draw over candidates_.
-  Decision choose_settled();
-  /// learn() for a settled instance that changes nothing but statistics (no
-  /// arm retired, no change alarm, no clipped-away history): computes it on
-  /// the candidates and writes the one arm back. False, with nothing changed,
-  /// for anything else: learn() then runs.
-  bool observe_settled(const Decision& decision, const Outcome& outcome);
-  /// relative_spread() from the candidates, candidate `replaced` having
-  /// statistics `with` (the arms outside the candidates do not change while
-  /// settled: their part is kept in rest_*).
-  [[nodiscard]] double candidate_spread(bool session_only, int replaced, const RunningStats& with) const;
-  /// The draw's winner (`lowest`) does not beat the best arm's draw by more
-  /// than a tie, so the best arm runs (AutoConfig::stick).
-  [[nodiscard]] bool indifferent(double lowest, double best_draw) const noexcept;
-  /// Both predictions finite and within a tie of each other.
-  [[nodiscard]] bool tie_predicted(double x, double y) const;
-
-  /// One arm's part of the pooled spread: (n−1)·relative variance, n−1.
-  static void add_spread_term(const RunningStats& a, double& sum, long& dof);
-  /// The pooled relative spread from those parts, with the noise floor.
-  [[nodiscard]] double pooled_spread(double sum, long dof) const;
-  /// A pick counts as exploration when its mean is worse than the best's by
-  /// more than a tie, or, for arms the simulator calls equal, by more than
-  /// two standard errors.
-  [[nodiscard]] bool counts_as_exploration(const RunningStats& pick, const RunningStats& best, bool predicted_tie,
-                                           double spread) const;
-  /// Retired: worse than the best by more than two standard errors (and a tie).
-  [[nodiscard]] bool measured_worse(const RunningStats& a, const RunningStats& best, double spread) const;
-  /// Retired: predicted worse than the best (beyond a tie) and measured worse
-  /// by more than a tie, two independent witnesses.
-  [[nodiscard]] bool twice_worse(double predicted, double best_predicted, const RunningStats& a,
-                                 const RunningStats& best) const;
-  /// Relative spread pooled over the arms (every sample, or this run's).
-  [[nodiscard]] double relative_spread(bool session_only = false) const;
+  /// The full path's Thompson draw over every arm in play.
+  Decision draw();
   [[nodiscard]] Decision guarded(int arm, bool exploring) const;
+  /// The change test raised an alarm (or every arm is retired): start over.
   void reopen();
   /// Predicts every arm from `profile` and queues the shortlist's trials.
   void rank(const CostProfile& profile, int workers);
-  /// After the first trial of the process's first ranking: profiles again
-  /// when it ran well below its prediction (AutoConfig::reprofile).
-  void check_first_trial(int arm, double time_ns);
-  /// After the shortlist: the next untried arm when, corrected by the median
-  /// measured/predicted ratio of the tried arms less two spreads, it would
-  /// beat the best measured one (at most two such); else -1 (and the untried
-  /// arms are dropped).
-  int promising_untried();
-  /// After those: a tried arm with one sample within twice the margin of the
-  /// best, for its second sample (at most two per ranking); else -1.
-  int second_look();
-  /// `arm` is still owed that second sample (and is not retired meanwhile).
-  [[nodiscard]] bool owed_second_look(int arm, int best) const;
   /// Retires arms clearly worse than the best (prediction mode).
   void eliminate();
-  /// Both arms predicted, within a tie of each other.
-  [[nodiscard]] bool predicted_equal(int x, int y) const;
-  /// Warm start: compares the stored best's first instances with its stored mean.
-  void verify();
   /// Loops of fewer than 2P iterations are not profiled.
   static bool profileable(const Context& context);
-  /// After the profile that a level mismatch (warm start) or a change alarm
-  /// asked for: is it the loop whose predictions were `stored` (verify_arm_
-  /// is the best arm then)?
-  [[nodiscard]] bool same_loop(const std::vector<double>& stored) const;
-  /// Exploits the best arm at this process's level, or forgets the samples.
-  void check_profile(const std::vector<double>& stored);
-  /// The stored samples do not describe this loop: drops them.
+  /// After the profile a level check asked for: the same loop keeps its
+  /// samples at this process's level (the best arm runs on, no trials);
+  /// another forgets them (the ranking just made stands).
+  void compare_profile(const std::vector<double>& stored);
+  /// The samples do not describe this loop: drops them.
   void forget_stored();
   /// Installs arm statistics from load_state() or seed(); false, with
   /// nothing changed, when they are not ones a run could have produced.
-  bool resume(std::vector<ArmState> arms);
+  bool resume(std::vector<autoselect::ArmState> arms);
 
-  /// The most arms in play a settled draw takes; with more (a loop whose
-  /// arms the samples cannot tell apart yet), choose() takes the full path.
-  static constexpr int max_candidates = 8;
-
-  // The settled state's draw first, in the object (no heap block): with the
-  // object's header, these are all a settled choice reads.
-  bool settled_ = false;
-  int settled_best_ = -1;
+  // The settled draw first, in the object (no heap block): with the
+  // object's header, it and the generator are all a settled choice reads.
+  autoselect::SettledDraw settled_;
   int steady_run_ = 0;  ///< steady_run()
-  int candidate_count_ = 0;
-  double settled_budget_ = 0;  ///< guard × the best arm's mean
-  double settled_spread_ = 0;  ///< relative_spread() when prepared
-  // relative_spread()'s sums over the arms that are not candidates.
-  double rest_all_ = 0, rest_session_ = 0;
-  long rest_all_dof_ = 0, rest_session_dof_ = 0;
-  SplitMix64 rng_;  ///< Thompson draws (sum_of_twelve_normal)
-  std::array<Candidate, max_candidates> candidates_{};
+  SplitMix64 rng_;      ///< Thompson draws (sum_of_twelve_normal)
 
-  std::vector<ArmState> arms_;
   AutoConfig config_;
-  std::vector<int> queue_;  ///< the sweep's order
-  std::size_t queue_next_ = 0;
-  int watched_ = -1;      ///< the arm the change test watches (best when it settled)
-  double reference_ = 0;  ///< its settled mean
-  double spread_ = 0;     ///< relative spread when it settled
-  double excess_ = 0;     ///< Page-Hinkley statistic, in units of σ
+  Phase phase_ = Phase::trials;
+  autoselect::ArmBook book_;
+  autoselect::TrialPlan plan_;
+  autoselect::ChangeTest change_;
+  autoselect::LevelCheck level_;
   int changes_ = 0;
-  bool resumed_ = false;          ///< state was loaded: the next choice is the stored best
-  bool last_from_sweep_ = false;  ///< the last choice was a sweep trial
-  bool recheck_first_ = true;     ///< the first sweep's first arm is tried again after it
-  int warmup_left_ = 0;           ///< instances still to ignore (AutoConfig::warmup)
+  int warmup_left_ = 0;          ///< instances still to ignore (AutoConfig::warmup)
+  bool last_was_trial_ = false;  ///< the last choice was a queued trial (a warm-up repeats it)
+  long resumed_instances_ = 0;   ///< samples in the state load_state() restored
 
   // Prediction (loop arms only).
-  Portfolio loop_arms_;                ///< empty: arms known only by index, no prediction
-  bool need_profile_ = false;          ///< the next choice asks for a profiling instance
-  int profile_workers_ = 1;            ///< P of the profiling instance
-  bool first_trial_ = false;           ///< the next trial is the best prediction (not exploration)
-  /// The process's first ranking: its profile, kept until the first trial
-  /// says whether it was inflated (AutoConfig::reprofile); empty otherwise.
-  CostProfile first_profile_;
-  int first_trial_arm_ = -1;  ///< that trial's arm; -1: nothing to check
-  bool reprofiled_ = false;   ///< the first profile was taken again (once per process)
-  bool ranked_ = false;       ///< a ranking was made in this process
-  std::vector<double> predicted_;      ///< corrected by the prior: what is ranked
-  std::vector<double> raw_predicted_;  ///< the simulator's, what the prior learns from
+  Portfolio loop_arms_;  ///< empty: arms known only by index, no prediction
+  int profile_workers_ = 1;  ///< P of the profiling instance
   ArmCorrections* prior_ = nullptr;
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
-  std::vector<int> shortlist_;
-  std::vector<int> untried_;   ///< ranked but not tried, best-predicted first
-  int extra_trials_ = 0;       ///< untried arms tried after the shortlist
-  int second_looks_left_ = 0;  ///< tried arms close to the best still owed a second sample
-  double ranking_ns_ = 0;
-  bool check_profile_ = false;    ///< the next profile is compared with the last ranking's predictions
-  bool samples_counted_ = false;  ///< verify_samples_ are in the arm's statistics already (a change alarm)
-  RunningStats drift_;            ///< the watched arm's samples since the change test's excess began to grow
-  int verify_left_ = 0;           ///< warm start: instances of the stored best still to compare
-  int verify_arm_ = -1;
-  double verify_mean_ = 0;  ///< its stored mean
-  RunningStats verify_samples_;
 };
 
 }  // namespace autosched

@@ -64,6 +64,10 @@ class Selector {
   /// (other arms, other version), in which case nothing changed.
   virtual bool load_state(std::string_view /*state*/) { return false; }
 
+  /// How many earlier instances the state restored by load_state() had
+  /// learned from (0: this run started cold). Reports say "resumed" with it.
+  [[nodiscard]] virtual long resumed_instances() const noexcept { return 0; }
+
   /// The reward derived from the last observed outcome, for traces; NaN for
   /// selectors that compare loop times directly rather than a reward signal.
   [[nodiscard]] virtual double last_reward() const noexcept { return std::numeric_limits<double>::quiet_NaN(); }

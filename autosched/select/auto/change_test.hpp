@@ -1,0 +1,61 @@
+#pragma once
+/// @file
+/// auto's change test: a Page-Hinkley test on the best arm's excess over the
+/// mean it settled at in this process, in units of the relative spread, each
+/// sample adding at most change_cap·σ (one outlier is not a change). A value
+/// type, so that the settled path can run it on a copy and keep the copy
+/// only when nothing else changes.
+///
+///   ChangeTest t;
+///   if (t.observe(arm, best, session_stats, time, config, [&] { return book.spread(true); })) {
+///     // alarm: t.drift holds the samples since the excess began to grow
+///   }
+
+#include <autosched/core/running_stats.hpp>
+#include <autosched/select/auto_config.hpp>
+
+#include <algorithm>
+
+namespace autosched::autoselect {
+
+struct ChangeTest {
+  int watched = -1;       ///< the arm watched (the best, once settled in this run); -1: none
+  double reference = 0;   ///< its session mean when the watch began
+  double spread = 0;      ///< the session's relative spread then
+  double excess = 0;      ///< Page-Hinkley statistic, in units of σ
+  RunningStats drift;     ///< the watched arm's samples since the excess began to grow
+
+  /// One learned sample `time` of `arm` (whose session statistics are now
+  /// `session`), `best` being the best arm after it. The watch moves to the
+  /// best arm once it has `settle` samples in this run; `session_spread()`
+  /// is asked only then. True when the test raised an alarm.
+  template <class SessionSpread>
+  bool observe(int arm, int best, const RunningStats& session, double time, const AutoConfig& c,
+               SessionSpread&& session_spread) {
+    if (watched >= 0 && watched != best) watched = -1;
+    if (watched < 0 && arm == best && session.count >= c.settle) {
+      watched = arm;
+      reference = session.mean;
+      spread = session_spread();
+      excess = 0;
+      drift = {};
+    }
+    if (arm != watched) return false;
+    const double z = std::min((time / reference - 1.0) / spread, c.change_cap);
+    excess = std::max(0.0, excess + z - c.change_slack);
+    if (excess > 0) {
+      drift.add(time);
+    } else {
+      drift = {};
+    }
+    return excess > c.change_threshold;
+  }
+
+  /// Stops watching (the arm's samples went, or the loop changed).
+  void reset() noexcept {
+    watched = -1;
+    excess = 0;
+  }
+};
+
+}  // namespace autosched::autoselect
