@@ -78,6 +78,26 @@ struct AutoConfig {
   /// envelope of both profiles (CostProfile::lower_envelope). Once per
   /// process; `reprofile=0` never does.
   double reprofile = 0.75;
+  /// Phases (select/auto/regimes.hpp): a profile whose shape (the shares of
+  /// the time along the iteration space, 32 slices) lies more than `shape`
+  /// (half the L1 distance, in [0, 1]) from the current regime's is another
+  /// phase of the loop, even where the arms' predictions hardly differ. The
+  /// phase that ends is archived with what it learned; a later profile of an
+  /// archived shape brings it back without trials; a loop that keeps
+  /// changing shape settles on the arms good over every shape seen; a warm
+  /// start of a loop with phases profiles first. 0.2: a front-heavy and a
+  /// back-heavy ramp are 0.4 apart, two profiles of one loop on this VM
+  /// (noise, a cold first instance) 0.02–0.12. `phases=no` compares
+  /// predictions only and keeps no regimes (as before 2026-12-06).
+  bool phases = true;
+  double shape = 0.2;
+  /// Cache affinity: on a loop where static is predicted close to the best
+  /// (within `margin` + `jitter`), the shortlist keeps a trial for static
+  /// and static-steal (the arms that give each thread the same iterations
+  /// every instance), which the simulator cannot price: it sees body time,
+  /// not which thread's cache holds the data. `affinity=no` ranks on
+  /// predictions alone.
+  bool affinity = true;
   /// Thompson sampling keeps the best-measured arm unless another arm's draw
   /// beats the best's draw by more than a `tie`: a gain smaller than a tie is
   /// not worth a switch. Two arms 0.3% apart whose posteriors overlap were

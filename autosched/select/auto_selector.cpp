@@ -10,6 +10,7 @@
 namespace autosched {
 
 using autoselect::ArmState;
+using autoselect::RegimeBook;
 
 AutoSelector::AutoSelector(int arms, AutoConfig config)
     : rng_(config.seed),
@@ -44,7 +45,19 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       // the loop the store knows (verify).
       phase_ = loop_arms_.empty() ? Phase::trials : Phase::verify;
       if (const int best = book_.best(); best >= 0) {
-        if (!loop_arms_.empty()) level_.begin(best, book_[best].all.mean, config_.verify);
+        if (!loop_arms_.empty() && regimes_.unsteady()) {
+          phase_ = Phase::trials;  // it keeps changing: no level to verify, the robust arms run on
+        } else if (!loop_arms_.empty() && (profile_first_ || regimes_.phased())) {
+          // Which phase is this (or, from another size, is it the same
+          // shape)? The stored best's level cannot tell; one profile can.
+          profile_first_ = false;
+          level_.begin(best, book_[best].all.mean, 0);
+          level_.compare_profile = true;
+          phase_ = Phase::profile;
+          return choose(context);
+        } else if (!loop_arms_.empty()) {
+          level_.begin(best, book_[best].all.mean, config_.verify);
+        }
         return guarded(best, false);
       }
       phase_ = Phase::trials;
@@ -119,8 +132,9 @@ void AutoSelector::prepare_settled() {
 }
 
 AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outcome& o) {
+  ++instances_;
   if (warmup_left_ == 0 && settled_.observe(d, o, book_, change_, !loop_arms_.empty(),
-                                            plan_.has_predictions(book_.size()), config_)) {
+                                            plan_.has_predictions(book_.size()), two_sided_changes(), config_)) {
     // Capped well below overflow; ahead_batch() clamps it anyway.
     steady_run_ = d.exploring ? 0 : std::min(steady_run_ + 1, 1 << 20);
     return;
@@ -191,10 +205,14 @@ void AutoSelector::learn_profile(const Outcome& o) {
   if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) {
     std::vector<double> stored;
     if (checking) stored = plan_.predicted();
+    CostProfile envelope;
+    const CostProfile* ranked = o.profile;
     if (plan_.reprofiled && !first.empty()) {
       // The first profile was inflated somewhere: what both instances
       // agree the blocks cost at least.
-      rank(first.lower_envelope(*o.profile), profile_workers_);
+      envelope = first.lower_envelope(*o.profile);
+      ranked = &envelope;
+      rank(envelope, profile_workers_);
     } else {
       const bool first_ranking = !plan_.ranked && !checking && config_.reprofile > 0;
       rank(*o.profile, profile_workers_);
@@ -202,11 +220,16 @@ void AutoSelector::learn_profile(const Outcome& o) {
       // profile paid for a cold start (TrialPlan::check_first_trial).
       if (first_ranking && !plan_.shortlist().empty()) plan_.first_profile = *o.profile;
     }
-    if (checking) compare_profile(stored);
+    if (checking) {
+      compare_profile(stored, RegimeBook::shape_of(*ranked), ranked->total_ns());
+    } else if (config_.phases) {
+      regimes_.set_current(RegimeBook::shape_of(*ranked), ranked->total_ns());
+    }
   } else if (checking) {
     forget_stored();  // no profile after all: the stored samples do not describe this level
   } else if (plan_.reprofiled && !first.empty()) {
     rank(first, profile_workers_);  // the second profile failed: the first is all there is
+    if (config_.phases) regimes_.set_current(RegimeBook::shape_of(first), first.total_ns());
   }
 }
 
@@ -229,11 +252,20 @@ void AutoSelector::learn_sample(int arm, double time) {
   }
   // Change detection watches the best arm once it has settled in this run;
   // when another arm becomes the best, the watch moves to it.
-  if (change_.observe(arm, book_.best(), a.session, time, config_, [&] { return book_.spread(true); })) reopen();
+  if (change_.observe(arm, book_.best(), a.session, time, config_, [&] { return book_.spread(true); },
+                     two_sided_changes())) {
+    reopen();
+  }
 }
 
 void AutoSelector::reopen() {
   ++changes_;
+  if (regimes_.unsteady()) {
+    // It keeps changing: the robust arms run on whatever the test says.
+    change_.reset();
+    change_.drift = {};
+    return;
+  }
   if (!loop_arms_.empty() && plan_.has_predictions(book_.size()) && change_.watched >= 0 && change_.drift.count > 0) {
     // Did the loop change, or the process around it? On a shared node a
     // whole process runs 10-20% slower for seconds at a time, which the test
@@ -305,25 +337,63 @@ bool AutoSelector::profileable(const Context& context) {
   return context.p >= 1 && context.n >= 2 * static_cast<std::int64_t>(context.p);
 }
 
-void AutoSelector::compare_profile(const std::vector<double>& stored) {
-  if (!level_.same_loop(plan_.predicted(), stored, config_)) {
-    forget_stored();  // another input or machine: the ranking just made stands
+void AutoSelector::compare_profile(const std::vector<double>& stored, std::vector<double> shape, double level) {
+  const bool same_shape = !config_.phases || regimes_.current_shape().empty() ||
+                          RegimeBook::distance(shape, regimes_.current_shape()) <= config_.shape;
+  if (!same_shape || !level_.same_loop(plan_.predicted(), stored, config_)) {
+    another_phase(stored, std::move(shape), level);
     return;
   }
   // The same loop, in a process at another level: no trials. Every sample
   // is scaled by what the checked arm measures now (the warm start's verify
   // instances, or the instances that raised the change test) over its mean,
-  // so that new samples and the old ones compare on one level, and the best
-  // arm runs on.
+  // or, with none (a profile first), by the profiles' levels, so that new
+  // samples and the old ones compare on one level, and the best arm runs on.
   plan_.abandon();
   teach_prior_ = false;
   ArmState& best = book_[level_.arm];
-  book_.scale(level_.samples.mean / best.all.mean);
+  const double previous = regimes_.current_level();
+  if (level_.samples.count > 0) {
+    book_.scale(level_.samples.mean / best.all.mean);
+  } else if (previous > 0 && level > 0) {
+    book_.scale(level / previous);
+  }
   if (!std::exchange(level_.samples_counted, false)) {
     best.all.merge(level_.samples);
     best.session.merge(level_.samples);
   }
   level_.arm = -1;
+  // The regime keeps the shape it began with (a slow drift adds up to
+  // another phase) and takes the level its samples now have.
+  if (config_.phases) regimes_.set_current(regimes_.current_shape(), level);
+}
+
+void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
+  if (!config_.phases) {
+    forget_stored();  // another input or machine: the ranking just made stands
+    return;
+  }
+  if (book_.best() >= 0) regimes_.archive(stored, book_);  // what the phase that ends learned
+  forget_stored();
+  regimes_.set_current(std::move(shape), level);
+  if (const int r = regimes_.find(regimes_.current_shape(), config_.shape); r >= 0) {
+    restore(regimes_.take(r), level);  // a phase seen before: what it learned, no trials
+    return;
+  }
+  if (regimes_.changed_at(instances_)) {
+    // A new shape again, soon after the last: the loop changes faster than
+    // trials can follow it. The arms good over every shape seen are tried
+    // once each, then sampled, and the change test no longer re-profiles.
+    if (plan_.rank_robust(loop_arms_, regimes_.robust_scores(plan_.predicted()))) teach_prior_ = false;
+  }
+  // Otherwise a new phase: the ranking just made stands, its trials run.
+}
+
+void AutoSelector::restore(autoselect::Regime regime, double level) {
+  book_.states() = std::move(regime.arms);
+  if (regime.profile_ns > 0 && level > 0) book_.scale(level / regime.profile_ns);
+  plan_.abandon();
+  teach_prior_ = false;
 }
 
 void AutoSelector::forget_stored() {
@@ -333,11 +403,23 @@ void AutoSelector::forget_stored() {
 }
 
 std::string AutoSelector::save_state() const {
+  std::ostringstream out;
+  out.precision(17);
+  if (!loop_arms_.empty() && plan_.has_predictions(book_.size())) {
+    // auto5: the instances learned from, the trials still queued (a loop
+    // that runs once per process continues them in the next run), each
+    // arm's statistics and prediction, and the loop's regimes. Saved even
+    // before any arm has a sample: a profile's ranking is worth keeping.
+    const std::vector<int> pending = plan_.pending();
+    out << "auto5 " << book_.size() << ' ' << resumed_instances_ + instances_ << ' ' << pending.size();
+    for (const int a : pending) out << ' ' << a;
+    book_.write(out, &plan_.predicted());
+    regimes_.write(out);
+    return out.str();
+  }
   // Arms without samples (a sweep cut off by the end of the run) are swept
   // by the run that loads this.
   if (book_.best() < 0) return {};
-  std::ostringstream out;
-  out.precision(17);
   // auto4 adds each arm's predicted time (0: none), so that a warm start
   // knows which arms the simulator calls equal without profiling again.
   const bool predicted = plan_.has_predictions(book_.size());
@@ -350,19 +432,56 @@ bool AutoSelector::load_state(std::string_view state) {
   std::istringstream in{std::string(state)};
   std::string tag;
   std::size_t arms = 0;
-  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4") || arms != static_cast<std::size_t>(book_.size())) {
+  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4" && tag != "auto5") ||
+      arms != static_cast<std::size_t>(book_.size())) {
     return false;
+  }
+  long instances = 0;
+  std::vector<int> pending;
+  if (tag == "auto5") {
+    std::size_t count = 0;
+    if (!(in >> instances >> count) || instances < 0 || instances > RunningStats::max_loaded_count || count > arms) {
+      return false;
+    }
+    pending.resize(count);
+    for (int& a : pending) {
+      if (!(in >> a) || a < 0 || a >= static_cast<int>(arms)) return false;
+    }
   }
   std::vector<ArmState> loaded;
   std::vector<double> predicted;
-  if (!autoselect::ArmBook::read(in, arms, loaded, tag == "auto4" ? &predicted : nullptr)) return false;
+  if (!autoselect::ArmBook::read(in, arms, loaded, tag == "auto3" ? nullptr : &predicted)) return false;
+  RegimeBook regimes;
+  if (tag == "auto5" && !regimes.read(in, arms)) return false;
   std::string rest;
   if (in >> rest) return false;
-  long samples = 0;
-  for (const ArmState& a : loaded) samples += static_cast<long>(a.all.count);
-  if (!resume(std::move(loaded))) return false;
+  if (tag != "auto5") {
+    for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
+  }
+  const bool trials_left = !pending.empty() && !loop_arms_.empty();
+  if (!resume(std::move(loaded), trials_left)) return false;
   if (!loop_arms_.empty()) plan_.predicted() = std::move(predicted);
-  resumed_instances_ = samples;
+  if (trials_left) {
+    // The last run stopped during its trials (a loop that runs once per
+    // process stops after each): this one continues them, in their order.
+    plan_.queue(std::move(pending));
+    phase_ = Phase::trials;
+  }
+  regimes_ = std::move(regimes);
+  resumed_instances_ = instances;
+  return true;
+}
+
+bool AutoSelector::adopt_state(std::string_view state) {
+  if (loop_arms_.empty() || !load_state(state)) return false;
+  resumed_instances_ = 0;  // another point's history, not this one's
+  if (phase_ == Phase::resume) {
+    profile_first_ = true;
+  } else {
+    // Trials still queued there: this size starts from its own profile.
+    *this = AutoSelector(loop_arms_, config_);
+    return false;
+  }
   return true;
 }
 
@@ -373,8 +492,8 @@ bool AutoSelector::seed(std::span<const RunningStats> samples) {
   return resume(std::move(seeded));
 }
 
-bool AutoSelector::resume(std::vector<ArmState> arms) {
-  if (!autoselect::ArmBook::plausible(arms)) return false;
+bool AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
+  if (!autoselect::ArmBook::valid(arms) || !(trials_left || autoselect::ArmBook::in_play(arms))) return false;
   book_.states() = std::move(arms);
   settled_.deactivate();  // the next choice runs the stored best
   // No sweep: the stored samples stand in for it, except for arms the last

@@ -63,6 +63,7 @@
 #include <autosched/select/auto/arm_book.hpp>
 #include <autosched/select/auto/change_test.hpp>
 #include <autosched/select/auto/level_check.hpp>
+#include <autosched/select/auto/regimes.hpp>
 #include <autosched/select/auto/settled_draw.hpp>
 #include <autosched/select/auto/trial_plan.hpp>
 #include <autosched/select/auto_config.hpp>
@@ -87,6 +88,11 @@ class AutoSelector final : public Selector {
   void observe(const Decision& decision, const Outcome& outcome) override;
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
+  /// A state learned at another size of this loop (DecisionEngine): resumed
+  /// like a warm start, but the first instance profiles, so that only the
+  /// shape is trusted: the same shape keeps the arms' samples, moved to this
+  /// size's level; another runs the new ranking's trials.
+  bool adopt_state(std::string_view state) override;
   [[nodiscard]] long resumed_instances() const noexcept override { return resumed_instances_; }
   [[nodiscard]] std::string summary() const override;
 
@@ -146,6 +152,10 @@ class AutoSelector final : public Selector {
   [[nodiscard]] int steady_run() const noexcept { return steady_run_; }
   /// How long the last ranking took (simulating every arm), ns.
   [[nodiscard]] double last_ranking_ns() const noexcept { return plan_.ranking_ns(); }
+  /// The loop has phases: profiles of another shape were seen and archived.
+  [[nodiscard]] bool phased() const noexcept { return regimes_.phased(); }
+  /// The loop kept changing shape and settled on arms good over every shape seen.
+  [[nodiscard]] bool unsteady() const noexcept { return regimes_.unsteady(); }
 
  private:
   /// What the selector does next, in the order a loop meets it. Each phase
@@ -179,17 +189,33 @@ class AutoSelector final : public Selector {
   void rank(const CostProfile& profile, int workers);
   /// Retires arms clearly worse than the best (prediction mode).
   void eliminate();
+  /// With phases and a profile to compare, the change test also watches
+  /// for a loop that became faster: a swing down is as much a new phase as
+  /// a swing up, and a loop whose time swings both ways (imbalance that
+  /// grows and fades) otherwise widens the test's σ until it sees nothing.
+  [[nodiscard]] bool two_sided_changes() const noexcept {
+    return config_.phases && plan_.has_predictions(book_.size());
+  }
   /// Loops of fewer than 2P iterations are not profiled.
   static bool profileable(const Context& context);
   /// After the profile a level check asked for: the same loop keeps its
   /// samples at this process's level (the best arm runs on, no trials);
-  /// another forgets them (the ranking just made stands).
-  void compare_profile(const std::vector<double>& stored);
+  /// another phase or loop goes to another_phase(). `shape` and `level`
+  /// are the new profile's (RegimeBook::shape_of, total body time).
+  void compare_profile(const std::vector<double>& stored, std::vector<double> shape, double level);
+  /// The loop is not the one the samples describe: the phase that ends is
+  /// archived (with phases), an archived phase of this shape comes back,
+  /// an unsteady loop settles on robust arms, and otherwise the ranking
+  /// just made stands.
+  void another_phase(const std::vector<double>& stored, std::vector<double> shape, double level);
+  /// Brings an archived phase back, its samples moved to `level`.
+  void restore(autoselect::Regime regime, double level);
   /// The samples do not describe this loop: drops them.
   void forget_stored();
   /// Installs arm statistics from load_state() or seed(); false, with
   /// nothing changed, when they are not ones a run could have produced.
-  bool resume(std::vector<autoselect::ArmState> arms);
+  /// `trials_left`: the state still had trials to run, and no arm needs samples.
+  bool resume(std::vector<autoselect::ArmState> arms, bool trials_left = false);
 
   // The settled draw first, in the object (no heap block): with the
   // object's header, it and the generator are all a settled choice reads.
@@ -203,6 +229,9 @@ class AutoSelector final : public Selector {
   autoselect::TrialPlan plan_;
   autoselect::ChangeTest change_;
   autoselect::LevelCheck level_;
+  autoselect::RegimeBook regimes_;
+  std::int64_t instances_ = 0;  ///< instances observed in this process
+  bool profile_first_ = false;  ///< the resumed state is another size's: profile before trusting it
   int changes_ = 0;
   int warmup_left_ = 0;          ///< instances still to ignore (AutoConfig::warmup)
   bool last_was_trial_ = false;  ///< the last choice was a queued trial (a warm-up repeats it)

@@ -19,12 +19,22 @@
 ///   arm gss     time 8 -> 14 at 0.5 lib 6       # step change at half time
 ///   arm awf-b   time 12 ~> 7        lib 4       # linear change over the run
 ///
+/// A generated loop instead of per-arm times (select/scenario_shapes.hpp):
+///   shape       band 0.08 4 100 0.37  # a heavy band that moves and swells
+///   loop-time   10                    # ms of the balanced loop
+///   arms        auto                  # auto's 24 arms, timed by simulation
+///   arm static  factor 0.8 -> 1 at 0.5  # … times what the simulator cannot see
+///   store       warm                  # report the second run, started from the first one's state
+///
 /// Times are milliseconds per instance, LIB is percent. Arm names are
 /// portfolio arms (`gss`, `gss:16`, `ss:expert`), in the order selectors see
 /// them: list Auto4OMP's 12 in its order for the expert and binary selectors.
 
 #include <autosched/select/arm.hpp>
+#include <autosched/select/scenario_shapes.hpp>
 #include <autosched/techniques/cost_profile.hpp>
+
+#include <memory>
 
 #include <optional>
 #include <string>
@@ -48,6 +58,10 @@ struct ScenarioArm {
   TechniqueSpec arm;
   Curve time_ms;
   Curve lib;
+  /// Generated scenarios: the arm's simulated time is multiplied by this,
+  /// for what the simulator does not see (cache affinity, an arm that suits
+  /// one phase of the loop): `arm static factor 0.8`.
+  Curve factor{1, 1, 1.0, false};
 };
 
 struct Scenario {
@@ -71,6 +85,14 @@ struct Scenario {
   /// profiling instance gets it, and pays `profiling_ms` for that step.
   std::optional<CostProfile> profile;
   double profiling_ms = 0;
+  /// Generated scenarios: the rule, and the per-step profiles and arm times
+  /// it gave for `steps` (shared: scenarios are copied per selector).
+  std::optional<ShapeRule> shape;
+  std::shared_ptr<const GeneratedSteps> generated;
+  /// The selector runs twice, the second time warm-started from the state
+  /// the first left (as a program's second run starts from the store), and
+  /// the tables report the second run.
+  bool warm = false;
 
   [[nodiscard]] Portfolio portfolio() const;
 };

@@ -63,6 +63,10 @@ class Selector {
   /// Restores save_state()'s text; false when it does not fit this selector
   /// (other arms, other version), in which case nothing changed.
   virtual bool load_state(std::string_view /*state*/) { return false; }
+  /// Starts from the state of a neighbouring decision point (the same loop
+  /// at another size class): a starting point to check, not to trust. By
+  /// default as load_state().
+  virtual bool adopt_state(std::string_view state) { return load_state(state); }
 
   /// How many earlier instances the state restored by load_state() had
   /// learned from (0: this run started cold). Reports say "resumed" with it.

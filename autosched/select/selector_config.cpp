@@ -27,7 +27,8 @@ const std::vector<std::string_view> rl_keys = {
     "alpha-decay", "eps-decay", "alpha-min", "eps-min", "rewards", "window", "inv-mult", "replay", "stats",   "qtable"};
 const std::vector<std::string_view> auto_keys = {
     "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
-    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick", "reprofile"};
+    "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick", "reprofile",
+    "phases", "shape", "affinity"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -193,6 +194,14 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.jitter = number(0, 0.9);
     } else if (key == "reprofile") {
       a.reprofile = number(0, 1);
+    } else if (key == "phases") {
+      if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "phases = yes or no"));
+      a.phases = v == "yes";
+    } else if (key == "shape") {
+      a.shape = number(0, 1);
+    } else if (key == "affinity") {
+      if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "affinity = yes or no"));
+      a.affinity = v == "yes";
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "batch") {  // the engine makes at most 32 ahead (DecisionsAhead::max_batch)

@@ -107,8 +107,35 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
         s.outlier_rate = first;
         s.outlier_factor = factor;
       }
+    } else if (key == "shape") {
+      const ShapeRule previous = s.shape.value_or(ShapeRule{});
+      ShapeRule rule = parse_shape({words.begin() + 1, words.end()}, where);
+      rule.time_ms = previous.time_ms;
+      s.shape = rule;
+    } else if (key == "loop-time") {
+      auto v = words.size() == 2 ? text::to_double(words[1]) : std::nullopt;
+      if (!v || !(*v > 0) || !std::isfinite(*v)) detail::throw_error(where + ": loop-time expects one number of ms > 0");
+      if (!s.shape) s.shape = ShapeRule{};
+      s.shape->time_ms = *v;
+    } else if (key == "arms") {
+      if (words.size() != 2 || words[1] != "auto") detail::throw_error(where + ": arms expects `auto` (auto's 24 arms)");
+      for (const TechniqueSpec& arm : auto_portfolio()) s.arms.push_back({arm, Curve{1, 1, 1.0, false}, Curve{}});
+    } else if (key == "store") {
+      if (words.size() != 2 || words[1] != "warm") detail::throw_error(where + ": store expects `warm`");
+      s.warm = true;
     } else if (key == "arm") {
-      if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>]");
+      if (words.size() >= 4 && words[2] == "factor") {  // a generated scenario's arm, corrected
+        const TechniqueSpec arm = parse_technique_spec(words[1], where);
+        auto it = std::find_if(s.arms.begin(), s.arms.end(), [&](const ScenarioArm& a) { return a.arm == arm; });
+        if (it == s.arms.end()) detail::throw_error(where + ": arm " + std::string(words[1]) + " is not among the arms (give `arms auto` first)");
+        std::size_t i = 3;
+        it->factor = parse_curve(words, i, origin, line_number);
+        if (i != words.size() || !(it->factor.start > 0) || !(it->factor.end > 0)) {
+          detail::throw_error(where + ": arm <name> factor <curve> expects one positive curve");
+        }
+        continue;
+      }
+      if (words.size() < 4) detail::throw_error(where + ": arm <name> time <ms> [lib <percent>] (or factor <curve>)");
       ScenarioArm a;
       a.arm = parse_technique_spec(words[1], where);
       std::size_t i = 2;
@@ -131,15 +158,33 @@ Scenario parse_scenario(std::string_view text, std::string_view origin) {
       s.arms.push_back(a);
     } else {
       detail::throw_error(where + ": unknown key '" + key +
-                          "'; expected name, description, steps, noise, common-noise, cold, outliers, workers, iterations or arm");
+                          "'; expected name, description, steps, noise, common-noise, cold, outliers, workers, iterations, arm, "
+                          "arms, shape, loop-time or store");
     }
   }
   if (s.arms.empty()) detail::throw_error(std::string(origin) + ": a scenario needs at least one arm");
   if (s.name.empty()) s.name = std::string(origin);
+  if (s.shape) {
+    if (s.shape->kind == ShapeRule::Kind::none) detail::throw_error(std::string(origin) + ": loop-time needs a shape");
+    s.generated = std::make_shared<GeneratedSteps>(generate_steps(*s.shape, s.portfolio(), s.steps, s.iterations, s.workers));
+  }
   return s;
 }
 
+namespace {
+
+/// The generated steps of `s` for a run of `steps` (those made at parsing,
+/// or made now for another length); nullptr for other scenarios.
+std::shared_ptr<const GeneratedSteps> generated_for(const Scenario& s, int steps) {
+  if (!s.shape) return nullptr;
+  if (s.generated && static_cast<int>(s.generated->arm_ms.size()) == steps) return s.generated;
+  return std::make_shared<GeneratedSteps>(generate_steps(*s.shape, s.portfolio(), steps, s.iterations, s.workers));
+}
+
+}  // namespace
+
 std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t seed, int steps) {
+  const auto generated = generated_for(s, steps);
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 17);
   std::normal_distribution<double> z(0.0, 1.0);
   std::uniform_real_distribution<double> hit(0.0, 1.0);
@@ -154,7 +199,9 @@ std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t
     const double common =
         s.common_noise > 0 ? std::exp(common_sigma * z(common_rng) - common_sigma * common_sigma / 2) : 1.0;
     for (std::size_t a = 0; a < s.arms.size(); ++a) {
-      cost[t][a] = s.arms[a].time_ms.value(t, steps) * std::exp(sigma * z(rng) - sigma * sigma / 2) * common;
+      const double base = generated ? generated->arm_ms[static_cast<std::size_t>(t)][a] * s.arms[a].factor.value(t, steps)
+                                    : s.arms[a].time_ms.value(t, steps);
+      cost[t][a] = base * std::exp(sigma * z(rng) - sigma * sigma / 2) * common;
       if (t < s.cold_steps) cost[t][a] *= s.cold_factor;
       if (s.outlier_rate > 0 && hit(rng) < s.outlier_rate) cost[t][a] *= s.outlier_factor;
     }
@@ -181,8 +228,17 @@ const std::vector<std::string>& published_selector_schedules() {
 
 SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::uint64_t seed, int steps,
                           std::string_view warm_state) {
+  if (s.warm && warm_state.empty()) {
+    // The first run learns; the second, on other noise, starts from what it
+    // left, and is the one reported.
+    Scenario once = s;
+    once.warm = false;
+    const SimulationResult cold = simulate(once, config, seed, steps);
+    return simulate(once, config, seed + 0x9e37, steps, cold.state.empty() ? std::string_view{} : cold.state);
+  }
   if (steps <= 0) steps = s.steps;
   const auto cost = scenario_costs(s, seed, steps);
+  const auto generated = generated_for(s, steps);
   const Context context{s.profile ? s.profile->n() : s.iterations, s.workers, {}};
   SelectorConfig c = config;
   // A selector runs its own portfolio when the scenario has every arm of it
@@ -229,15 +285,21 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
   for (int t = 0; t < steps; ++t) {
     const Decision d = ahead.next(point, context);
     const auto& row = cost[static_cast<std::size_t>(t)];
-    const bool profiling = d.profile && s.profile.has_value();
+    const bool profiling = d.profile && (s.profile.has_value() || generated);
     // A profiling step costs what the profiling instance would, with the
     // noise the chosen arm drew at this step.
     const std::size_t arm = to_scenario[static_cast<std::size_t>(d.arm)];
     const double arm_ms = row[arm];
-    const double full = profiling ? s.profiling_ms * arm_ms / s.arms[arm].time_ms.value(t, steps) : arm_ms;
+    const auto step = static_cast<std::size_t>(t);
+    double full = arm_ms;
+    if (profiling && generated) {
+      full = generated->profiling_ms[step] * arm_ms / (generated->arm_ms[step][arm] * s.arms[arm].factor.value(t, steps));
+    } else if (profiling) {
+      full = s.profiling_ms * arm_ms / s.arms[arm].time_ms.value(t, steps);
+    }
     Outcome o;
     o.time_ns = full * 1e6;
-    if (profiling) o.profile = &*s.profile;
+    if (profiling) o.profile = generated ? &generated->profiles[step] : &*s.profile;
     if (d.budget_ns > 0 && d.fallback >= 0 && o.time_ns > d.budget_ns) {
       const double done = d.budget_ns / o.time_ns;
       o.time_ns = d.budget_ns + (1.0 - done) * row[to_scenario[static_cast<std::size_t>(d.fallback)]] * 1e6;

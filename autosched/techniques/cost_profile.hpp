@@ -4,8 +4,8 @@
 /// space, in equal blocks of iterations, plus the scheduling overhead h per
 /// chunk. The `profiling` technique measures it (one timed chunk per block,
 /// so it costs one dynamic instance) and the loop simulator replays it.
-/// shape_distance() compares two profiles for tools and tests; `auto`'s warm
-/// start compares loop times instead (select/auto_selector.hpp).
+/// shape_distance() compares two profiles: `auto` tells the phases of a
+/// loop apart by it (select/auto/regimes.hpp).
 ///
 ///   CostProfile p = CostProfile::from_blocks(n, {4e3, 1e3, 1e3, 2e3}, /*h=*/80);
 ///   double t = p.cost({0, n / 2});   // body time of the first half
@@ -95,6 +95,10 @@ class CostProfile {
   /// (after regridding to the coarser of the two), in [0, 1]. 0: the same
   /// shape; 1: disjoint. Level (total time) is not compared: see total_ns().
   [[nodiscard]] double shape_distance(const CostProfile& other) const;
+  /// Shares of the total time in `parts` equal slices of the iteration
+  /// space (sum 1; all 0 for an empty or zero-cost profile). `auto` keeps a
+  /// loop's shape this way, 32 numbers instead of the whole profile.
+  [[nodiscard]] std::vector<double> shares(int parts) const;
 
   /// One line, `n h b0 b1 …`, read back by parse(); the store and the
   /// profile files use it.
@@ -105,8 +109,6 @@ class CostProfile {
  private:
   /// Body time of iterations [0, x).
   [[nodiscard]] double before(std::int64_t x) const noexcept;
-  /// Shares of the total time in `parts` equal slices of the iteration space.
-  [[nodiscard]] std::vector<double> shares(int parts) const;
 
   std::int64_t n_ = 0;
   std::int64_t block_size_ = 1;

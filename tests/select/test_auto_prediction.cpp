@@ -488,7 +488,10 @@ TEST(AutoPrediction, WarmStartMovesTheStoredSamplesToThisProcesssLevel) {
   std::istringstream saved(warm.save_state());
   std::string tag;
   int n = 0;
-  ASSERT_TRUE(saved >> tag >> n);
+  long instances = 0, pending = -1;
+  ASSERT_TRUE(saved >> tag >> n >> instances >> pending);
+  EXPECT_EQ(tag, "auto5");
+  EXPECT_EQ(pending, 0);  // no trial left for the next run
   std::vector<double> means(4), counts(4);
   for (std::size_t a = 0; a < 4; ++a) {
     double m2 = 0, p = 0;

@@ -120,17 +120,16 @@ bool ArmBook::read(std::istream& in, std::size_t arms, std::vector<ArmState>& st
   return true;
 }
 
-bool ArmBook::plausible(const std::vector<ArmState>& states) {
-  bool any = false;
-  for (const ArmState& a : states) {
-    const bool valid = a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
-                                        : a.all.count > 0 && a.all.count <= RunningStats::max_loaded_count &&
-                                              std::isfinite(a.all.mean) && a.all.mean > 0 && std::isfinite(a.all.m2) &&
-                                              a.all.m2 >= 0;
-    if (!valid) return false;
-    any = any || (a.all.count > 0 && !a.retired);
-  }
-  return any;
+bool ArmBook::valid(const std::vector<ArmState>& states) {
+  return std::all_of(states.begin(), states.end(), [](const ArmState& a) {
+    return a.all.count == 0 ? a.all.mean == 0 && a.all.m2 == 0
+                            : a.all.count > 0 && a.all.count <= RunningStats::max_loaded_count &&
+                                  std::isfinite(a.all.mean) && a.all.mean > 0 && std::isfinite(a.all.m2) && a.all.m2 >= 0;
+  });
+}
+
+bool ArmBook::in_play(const std::vector<ArmState>& states) {
+  return std::any_of(states.begin(), states.end(), [](const ArmState& a) { return a.all.count > 0 && !a.retired; });
 }
 
 }  // namespace autosched::autoselect

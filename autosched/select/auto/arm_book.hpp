@@ -81,10 +81,12 @@ class ArmBook {
   void write(std::ostream& out, const std::vector<double>* predicted) const;
   /// Reads write()'s fields for `arms` arms; false on anything malformed.
   static bool read(std::istream& in, std::size_t arms, std::vector<ArmState>& states, std::vector<double>* predicted);
-  /// Only statistics a run could have produced, with at least one arm in
-  /// play: anything else (a damaged or hand-edited store) would turn every
-  /// draw into NaN.
-  static bool plausible(const std::vector<ArmState>& states);
+  /// Only statistics a run could have produced: anything else (a damaged
+  /// or hand-edited store) would turn every draw into NaN.
+  static bool valid(const std::vector<ArmState>& states);
+  /// At least one arm with samples is not retired.
+  static bool in_play(const std::vector<ArmState>& states);
+  static bool plausible(const std::vector<ArmState>& states) { return valid(states) && in_play(states); }
 
  private:
   std::vector<ArmState> arms_;

@@ -23,6 +23,7 @@ struct ChangeTest {
   double reference = 0;   ///< its session mean when the watch began
   double spread = 0;      ///< the session's relative spread then
   double excess = 0;      ///< Page-Hinkley statistic, in units of σ
+  double deficit = 0;     ///< the same for a loop that became faster (two_sided)
   RunningStats drift;     ///< the watched arm's samples since the excess began to grow
 
   /// One learned sample `time` of `arm` (whose session statistics are now
@@ -31,30 +32,31 @@ struct ChangeTest {
   /// is asked only then. True when the test raised an alarm.
   template <class SessionSpread>
   bool observe(int arm, int best, const RunningStats& session, double time, const AutoConfig& c,
-               SessionSpread&& session_spread) {
+               SessionSpread&& session_spread, bool two_sided = false) {
     if (watched >= 0 && watched != best) watched = -1;
     if (watched < 0 && arm == best && session.count >= c.settle) {
       watched = arm;
       reference = session.mean;
       spread = session_spread();
-      excess = 0;
+      excess = deficit = 0;
       drift = {};
     }
     if (arm != watched) return false;
     const double z = std::min((time / reference - 1.0) / spread, c.change_cap);
     excess = std::max(0.0, excess + z - c.change_slack);
-    if (excess > 0) {
+    if (two_sided) deficit = std::max(0.0, deficit - std::max(z, -c.change_cap) - c.change_slack);
+    if (excess > 0 || deficit > 0) {
       drift.add(time);
     } else {
       drift = {};
     }
-    return excess > c.change_threshold;
+    return excess > c.change_threshold || deficit > c.change_threshold;
   }
 
   /// Stops watching (the arm's samples went, or the loop changed).
   void reset() noexcept {
     watched = -1;
-    excess = 0;
+    excess = deficit = 0;
   }
 };
 

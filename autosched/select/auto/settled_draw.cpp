@@ -91,7 +91,7 @@ AUTOSCHED_DECISION_PATH double SettledDraw::candidate_spread(const ArmBook& book
 
 AUTOSCHED_DECISION_PATH bool SettledDraw::observe(const Decision& d, const Outcome& o, ArmBook& book,
                                                   ChangeTest& change, bool eliminate, bool predicted,
-                                                  const AutoConfig& config) {
+                                                  bool two_sided, const AutoConfig& config) {
   // The full path's learning, step for step, for the one case that keeps
   // the state settled.
   if (!active_ || d.profile || o.cut_short) return false;
@@ -130,7 +130,8 @@ AUTOSCHED_DECISION_PATH bool SettledDraw::observe(const Decision& d, const Outco
   // The change test on a copy; an alarm leaves the settled state.
   ChangeTest next = change;
   const int best_arm = candidates_[static_cast<std::size_t>(best)].arm;
-  if (next.observe(d.arm, best_arm, session, time, config, [&] { return candidate_spread(book, true, k, session); })) {
+  if (next.observe(d.arm, best_arm, session, time, config, [&] { return candidate_spread(book, true, k, session); },
+                   two_sided)) {
     return false;
   }
   ArmState& a = book[d.arm];

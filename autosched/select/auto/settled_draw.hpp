@@ -46,9 +46,10 @@ class SettledDraw {
   /// computed on the candidates, the one arm written back to `book` and the
   /// test to `change`. False, with nothing changed, for anything else.
   /// `eliminate`: elimination runs (prediction mode); `predicted`: the arms
-  /// have predictions (the two-witness test).
+  /// have predictions (the two-witness test); `two_sided`: the change test
+  /// also watches for a loop that became faster.
   bool observe(const Decision& d, const Outcome& o, ArmBook& book, ChangeTest& change, bool eliminate,
-               bool predicted, const AutoConfig& config);
+               bool predicted, bool two_sided, const AutoConfig& config);
 
  private:
   /// An arm in play: what choose() draws from, and copies of its

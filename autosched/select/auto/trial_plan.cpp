@@ -27,13 +27,29 @@ bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int
   if (prior != nullptr) {
     for (std::size_t a = 0; a < predicted_.size(); ++a) predicted_[a] *= prior->factor(portfolio[a]);
   }
-  const std::vector<int> order = rank_by(predicted_, dispatches);
-  const double best = predicted_[static_cast<std::size_t>(order.front())];
+  if (!shortlist_by(portfolio, predicted_, dispatches, std::max(2, max_trials_))) return false;  // nothing predicted: the sweep stays
+  ranked = true;
+  ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  return true;
+}
+
+bool TrialPlan::rank_robust(const Portfolio& portfolio, const std::vector<double>& scores) {
+  // One arm: trials of others, each at another point of the loop's swings,
+  // would compare moments rather than arms.
+  if (!shortlist_by(portfolio, scores, {}, 1)) return false;
+  untried_.clear();
+  second_looks_left_ = 0;
+  return true;
+}
+
+bool TrialPlan::shortlist_by(const Portfolio& portfolio, const std::vector<double>& score,
+                             const std::vector<std::int64_t>& dispatches, int trials) {
+  const std::vector<int> order = rank_by(score, dispatches);
+  const double best = score[static_cast<std::size_t>(order.front())];
   shortlist_.clear();
   untried_.clear();
-  const int trials = std::max(2, max_trials_);
   for (const int a : order) {
-    const double t = predicted_[static_cast<std::size_t>(a)];
+    const double t = score[static_cast<std::size_t>(a)];
     if (!std::isfinite(t)) continue;
     // At least two trials: the second measures the simulator's error. One
     // arm per technique: the chunk variants of a technique run the same code
@@ -44,7 +60,7 @@ bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int
     const bool listed = std::any_of(shortlist_.begin(), shortlist_.end(), [&](int b) {
       return portfolio[static_cast<std::size_t>(b)].technique == technique;
     });
-    const bool close = t <= (1.0 + margin_) * best || shortlist_.size() < 2;
+    const bool close = t <= (1.0 + margin_) * best || static_cast<int>(shortlist_.size()) < std::min(2, trials);
     if (close && !listed && static_cast<int>(shortlist_.size()) < trials) {
       shortlist_.push_back(a);
     } else {
@@ -59,7 +75,7 @@ bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int
   // equal, and in the 2026-11-29 campaign the first was the best arm (0.4%
   // from the Oracle) and the second 2.8%.
   for (auto u = untried_.begin(); u != untried_.end() && static_cast<int>(shortlist_.size()) < trials;) {
-    if (predicted_[static_cast<std::size_t>(*u)] <= (1.0 + margin_) * best) {
+    if (score[static_cast<std::size_t>(*u)] <= (1.0 + margin_) * best) {
       shortlist_.push_back(*u);
       u = untried_.erase(u);
     } else {
@@ -67,21 +83,24 @@ bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int
     }
   }
   // Trials in the ranking's order, best-predicted first.
-  std::vector<int> position(predicted_.size());
+  std::vector<int> position(score.size());
   for (std::size_t k = 0; k < order.size(); ++k) position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
   std::sort(shortlist_.begin(), shortlist_.end(),
             [&](int x, int y) { return position[static_cast<std::size_t>(x)] < position[static_cast<std::size_t>(y)]; });
-  if (shortlist_.empty()) return false;  // nothing predicted: the sweep stays
+  if (shortlist_.empty()) return false;
   queue_ = shortlist_;
   queue_next_ = 0;
   extra_trials_ = 0;
   second_looks_left_ = 2;
   first_trial_ = true;
   recheck_first_ = false;  // the profiling instance took the cold start
-  ranked = true;
-  ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
   return true;
 }
+
+std::vector<int> TrialPlan::pending() const {
+  return {queue_.begin() + static_cast<std::ptrdiff_t>(std::min(queue_next_, queue_.size())), queue_.end()};
+}
+
 
 TrialPlan::Trial TrialPlan::next(const ArmBook& book) {
   while (queue_next_ < queue_.size() && book[queue_[queue_next_]].retired) ++queue_next_;

@@ -35,6 +35,12 @@ class TrialPlan {
   /// with the shortlist. False, with the queue unchanged, when nothing could
   /// be predicted.
   bool rank(const Portfolio& portfolio, const CostProfile& profile, int workers, const ArmCorrections* prior);
+  /// The queue becomes the best arm by `scores` instead (lower is better:
+  /// an unsteady loop's arms by how they do over every regime seen); the
+  /// predictions stay. False, with the queue unchanged, when no score is finite.
+  bool rank_robust(const Portfolio& portfolio, const std::vector<double>& scores);
+  /// The queued trials not yet run (a warm start continues them).
+  [[nodiscard]] std::vector<int> pending() const;
 
   struct Trial {
     int arm = -1;            ///< -1: nothing left to try (every step above served)
@@ -112,6 +118,12 @@ class TrialPlan {
   /// After those: a tried arm with one sample within twice the margin of the
   /// best, for its second sample (at most two per ranking); else -1.
   int second_look(const ArmBook& book);
+
+  /// The shortlist of `score` (lower is better; `dispatches` break exact
+  /// ties where given), at most `trials` arms, becomes the queue; false
+  /// when no score is finite.
+  bool shortlist_by(const Portfolio& portfolio, const std::vector<double>& score,
+                    const std::vector<std::int64_t>& dispatches, int trials);
 
   double margin_, tie_, reprofile_, jitter_;
   int max_trials_;
