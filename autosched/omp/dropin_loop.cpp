@@ -6,6 +6,7 @@
 #include <autosched/drive/observer.hpp>
 #include <autosched/omp/real_runtime.hpp>
 #include <autosched/omp/report.hpp>
+#include <autosched/select/decision_engine.hpp>
 #include <autosched/session/session.hpp>
 
 #include <algorithm>
@@ -57,10 +58,15 @@ const Settings& settings() {
 }
 
 /// The instance closed last (autosched_omp_last_instance). Written once per
-/// instance, when it closes, off the chunks' path.
+/// instance, when it closes, off the chunks' path: the fields are copied as
+/// they are and the arm is spelled when a program asks (formatting it on
+/// every instance cost more than the rest of the observer).
 struct LastClosed {
   std::mutex mutex;
-  autosched_omp_instance value{};
+  char technique[48] = "";
+  std::int64_t chunk = 0;
+  bool exp_chunk = false;
+  autosched_omp_instance value{};  ///< all but `arm`
   bool any = false;
 };
 
@@ -78,25 +84,18 @@ void copy_text(char (&to)[N], std::string_view from) noexcept {
 }
 
 void remember_last(const InstanceRecord& r) noexcept {
-  autosched_omp_instance v{};
-  // The arm's label as the native apps' records and the report spell it.
-  char chunk[32] = "";
-  if (r.exp_chunk) {
-    std::snprintf(chunk, sizeof chunk, ":expert");
-  } else if (r.chunk > 0) {
-    std::snprintf(chunk, sizeof chunk, ":%lld", static_cast<long long>(r.chunk));
-  }
-  std::snprintf(v.arm, sizeof v.arm, "%.*s%s", static_cast<int>(std::min<std::size_t>(r.technique.size(), 40)),
-                r.technique.data(), chunk);
+  LastClosed& last = last_closed_instance();
+  const std::lock_guard lock(last.mutex);
+  copy_text(last.technique, r.technique);
+  last.chunk = r.chunk;
+  last.exp_chunk = r.exp_chunk;
+  autosched_omp_instance& v = last.value;
   copy_text(v.requested, r.requested);
   copy_text(v.selector, r.selector);
   v.instance = r.instance;
   v.explored = r.explored ? 1 : 0;
   v.cut_short = r.cut_short ? 1 : 0;
   v.selection_ns = r.selection_ns;
-  LastClosed& last = last_closed_instance();
-  const std::lock_guard lock(last.mutex);
-  last.value = v;
   last.any = true;
 }
 
@@ -104,11 +103,20 @@ void remember_last(const InstanceRecord& r) noexcept {
 class SiteObserver final : public drive::Observer {
  public:
   void on_instance_closed(const drive::ClosedInstance& closed) noexcept override {
-    if (std::string_view(closed.loop).rfind("omp:", 0) != 0) return;  // a loop of the native API
+    LoopSite* site = site_of_loop(closed.loop);
+    if (site == nullptr) return;  // a loop of the native API
     remember_last(closed.record);
     try {
-      LoopSite* site = find_site(closed.loop);
-      if (site != nullptr && site->record(closed.record)) counters().loops.fetch_add(1, std::memory_order_relaxed);
+      const void* point = closed.group != nullptr ? closed.decision : nullptr;
+      const LoopSite::Recorded recorded = site->record(closed.record, point);
+      if (recorded.first_instance) counters().loops.fetch_add(1, std::memory_order_relaxed);
+      if (recorded.new_point) {
+        // Once per decision point: whether its state resumed from the store.
+        long resumed = 0;
+        closed.group->with_slot(*closed.decision,
+                                [&](const DecisionSlot& s) { resumed = s.point->selector().resumed_instances(); });
+        site->record_point(closed.decision, resumed);
+      }
     } catch (...) {
       // Only the report's statistics are lost; the instance itself completed.
     }
@@ -122,6 +130,8 @@ class SiteObserver final : public drive::Observer {
 /// The recording session, the observer and the report, once, before the
 /// first instance opens.
 void ensure_started() {
+  static std::atomic<bool> started{false};
+  if (started.load(std::memory_order_acquire)) [[likely]] return;
   static std::once_flag once;
   std::call_once(once, [] {
     session::start();
@@ -129,6 +139,7 @@ void ensure_started() {
     drive::attach(observer);
     session::on_finish(&write_report_once);
   });
+  started.store(true, std::memory_order_release);
 }
 
 
@@ -291,7 +302,16 @@ bool last_closed(autosched_omp_instance& out) noexcept {
   LastClosed& last = last_closed_instance();
   const std::lock_guard lock(last.mutex);
   out = last.any ? last.value : autosched_omp_instance{};
-  return last.any;
+  if (!last.any) return false;
+  // The arm's label as the native apps' records and the report spell it.
+  char chunk[32] = "";
+  if (last.exp_chunk) {
+    std::snprintf(chunk, sizeof chunk, ":expert");
+  } else if (last.chunk > 0) {
+    std::snprintf(chunk, sizeof chunk, ":%lld", static_cast<long long>(last.chunk));
+  }
+  std::snprintf(out.arm, sizeof out.arm, "%.40s%s", last.technique, chunk);
+  return true;
 }
 
 Counts counts() noexcept {

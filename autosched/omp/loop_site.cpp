@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -281,10 +283,17 @@ const Schedule* schedule_for(const std::string& id, const std::string& where, co
   return omp.schedule ? &*omp.schedule : nullptr;
 }
 
+/// Looks ids up by string_view: find_site runs once per closed instance, on
+/// a program thread, and must not allocate a key there.
+struct IdHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
 struct Registry {
   std::mutex mutex;
   std::unordered_map<const void*, LoopSite*> by_address;
-  std::unordered_map<std::string, LoopSite*> by_id;
+  std::unordered_map<std::string, LoopSite*, IdHash, std::equal_to<>> by_id;
   std::vector<std::unique_ptr<LoopSite>> sites;
 };
 
@@ -292,6 +301,46 @@ Registry& registry() {
   static auto* r = new Registry;  // never destroyed: threads may still look up at exit
   return *r;
 }
+
+/// Sites by a pointer (a call site's return address, a loop's name), read
+/// without lock: open addressing, written under the registry's mutex, never
+/// erased (sites live as long as the process). A full table is no error:
+/// the callers fall back to the registry's maps.
+class SiteTable {
+ public:
+  [[nodiscard]] LoopSite* find(const void* key) const noexcept {
+    for (std::size_t i = slot(key), probes = 0; probes < size; i = (i + 1) % size, ++probes) {
+      const void* k = keys_[i].load(std::memory_order_acquire);
+      if (k == key) return sites_[i].load(std::memory_order_relaxed);
+      if (k == nullptr) return nullptr;
+    }
+    return nullptr;
+  }
+  /// Under the registry's mutex.
+  void insert(const void* key, LoopSite* site) noexcept {
+    for (std::size_t i = slot(key), probes = 0; probes < size; i = (i + 1) % size, ++probes) {
+      const void* k = keys_[i].load(std::memory_order_relaxed);
+      if (k == key) return;
+      if (k == nullptr) {
+        sites_[i].store(site, std::memory_order_relaxed);
+        keys_[i].store(key, std::memory_order_release);  // publishes the site
+        return;
+      }
+    }
+  }
+
+ private:
+  static constexpr std::size_t size = 4096;
+  static std::size_t slot(const void* key) noexcept {
+    return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(key) * 0x9E3779B97F4A7C15ULL) >> 52) % size;
+  }
+  std::atomic<const void*> keys_[size] = {};
+  std::atomic<LoopSite*> sites_[size] = {};
+};
+
+/// Zero-initialised statics, no allocation: 64 KiB each.
+constinit SiteTable by_address_table;
+constinit SiteTable by_loop_name_table;
 
 }  // namespace
 
@@ -329,33 +378,54 @@ const std::string& LoopSite::where() const {
   return where_;
 }
 
-bool LoopSite::record(const InstanceRecord& r) {
-  const std::string arm = arm_text(r.technique, r.chunk);
+LoopSite::Recorded LoopSite::record(const InstanceRecord& r, const void* point) {
   std::uint64_t chunks = 0;
   for (const ThreadStats& t : r.threads) chunks += t.chunks;
+  const std::size_t name = std::min(r.technique.size(), sizeof last_technique_ - 1);
   std::lock_guard lock(mutex_);
-  ++stats_.instances;
-  stats_.explored += r.explored ? 1 : 0;
-  stats_.chunks += chunks;
-  stats_.total_ns += static_cast<double>(r.metrics.loop_time_ns);
-  stats_.last_arm = arm;
-  ArmTime& a = stats_.arms[arm];
-  ++a.instances;
-  a.total_ns += static_cast<double>(r.metrics.loop_time_ns);
-  return stats_.instances == 1;
+  ++instances_;
+  explored_ += r.explored ? 1 : 0;
+  chunks_ += chunks;
+  total_ns_ += static_cast<double>(r.metrics.loop_time_ns);
+  std::memcpy(last_technique_, r.technique.data(), name);
+  last_technique_[name] = '\0';
+  last_chunk_ = r.chunk;
+  Recorded out;
+  out.first_instance = instances_ == 1;
+  // A full list leaves the rest of the points unreported.
+  out.new_point = point != nullptr && n_points_ < max_points &&
+                  std::find(points_, points_ + n_points_, point) == points_ + n_points_;
+  return out;
+}
+
+void LoopSite::record_point(const void* point, long resumed_instances) noexcept {
+  std::lock_guard lock(mutex_);
+  if (n_points_ == max_points || std::find(points_, points_ + n_points_, point) != points_ + n_points_) return;
+  points_[n_points_] = point;
+  points_resumed_[n_points_] = resumed_instances;
+  ++n_points_;
 }
 
 SiteStats LoopSite::stats() const {
   std::lock_guard lock(mutex_);
-  return stats_;
+  SiteStats s;
+  s.instances = instances_;
+  s.explored = explored_;
+  s.chunks = chunks_;
+  s.total_ns = total_ns_;
+  s.last_arm = arm_text(last_technique_, last_chunk_);
+  for (int i = 0; i < n_points_; ++i) {
+    if (points_resumed_[i] <= 0) continue;
+    ++s.resumed_points;
+    s.resumed_instances += static_cast<std::uint64_t>(points_resumed_[i]);
+  }
+  return s;
 }
 
 LoopSite& loop_site(const void* return_address, const char* source, Runtime runtime, AskedKind asked,
                     long asked_chunk) {
-  // Each thread remembers the sites it met, so the shared map is locked once
-  // per thread and site, not once per instance.
-  thread_local std::unordered_map<const void*, LoopSite*> seen;
-  if (auto it = seen.find(return_address); it != seen.end()) return *it->second;
+  // A site met before is found without lock or allocation.
+  if (LoopSite* known = by_address_table.find(return_address)) [[likely]] return *known;
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   LoopSite*& site = r.by_address[return_address];
@@ -374,16 +444,29 @@ LoopSite& loop_site(const void* return_address, const char* source, Runtime runt
       r.sites.push_back(std::make_unique<LoopSite>(id, std::move(place), runtime, asked, asked_chunk));
       site = r.sites.back().get();
       r.by_id.emplace(id, site);
+      by_loop_name_table.insert(site->loop().name().c_str(), site);
     }
   }
-  seen.emplace(return_address, site);
+  by_address_table.insert(return_address, site);
   return *site;
+}
+
+LoopSite* site_of_loop(const char* loop_name) noexcept {
+  if (LoopSite* site = by_loop_name_table.find(loop_name)) [[likely]] return site;
+  // Not one of the drop-in's loops (the native API's), or a site the table
+  // had no room for.
+  if (std::string_view(loop_name).rfind("omp:", 0) != 0) return nullptr;
+  try {
+    return find_site(loop_name);
+  } catch (...) {
+    return nullptr;
+  }
 }
 
 LoopSite* find_site(std::string_view id) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  auto it = r.by_id.find(std::string(id));
+  auto it = r.by_id.find(id);
   return it == r.by_id.end() ? nullptr : it->second;
 }
 

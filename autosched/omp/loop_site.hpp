@@ -17,7 +17,6 @@
 #include <autosched/select/schedule.hpp>
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <string>
 
@@ -29,20 +28,17 @@ enum class Runtime : std::uint8_t { gomp, kmp };
 /// What the program asked for in its pragma.
 enum class AskedKind : std::uint8_t { runtime, dynamic, guided };
 
-/// Per arm (technique and chunk as recorded): how often it ran and for how long.
-struct ArmTime {
-  std::uint64_t instances = 0;
-  double total_ns = 0;
-};
-
 /// What the drop-in learned about a loop, for the report.
 struct SiteStats {
   std::uint64_t instances = 0;
   std::uint64_t explored = 0;
   std::uint64_t chunks = 0;
   double total_ns = 0;
-  std::string last_arm;               ///< the arm of the latest instance
-  std::map<std::string, ArmTime> arms;  ///< "ss,chunk=1" → its instances
+  std::string last_arm;  ///< the arm of the latest instance
+  /// Decision points of the loop that resumed from the store, and how many
+  /// earlier instances their states had learned from (Selector::resumed_instances).
+  int resumed_points = 0;
+  std::uint64_t resumed_instances = 0;
 };
 
 /// Where a call site is, as found on its first call; enough to name it later.
@@ -76,8 +72,20 @@ class LoopSite {
   /// libgomp's default dynamic,1), in the report's arm spelling.
   [[nodiscard]] const std::string& native_arm() const noexcept { return native_arm_; }
 
-  /// Adds a closed instance; true for the site's first.
-  bool record(const InstanceRecord& record);
+  /// What record() found new.
+  struct Recorded {
+    bool first_instance = false;  ///< the site's first instance
+    bool new_point = false;       ///< the first instance of its decision point: call record_point
+  };
+  /// Adds a closed instance, of decision point `point` (nullptr for a fixed
+  /// schedule). Allocates nothing: it runs on the program's thread that
+  /// closed the instance, and a block the drop-in takes from the program's
+  /// heap there, even one freed again, can stay cached above the program's
+  /// own blocks and keep glibc from trimming the heap (docs/dropin.md, "The heap").
+  Recorded record(const InstanceRecord& record, const void* point = nullptr);
+  /// Notes the decision point `point` of this loop and the instances its
+  /// state had learned from before this run (0: it started cold).
+  void record_point(const void* point, long resumed_instances) noexcept;
   [[nodiscard]] SiteStats stats() const;
 
  private:
@@ -90,16 +98,31 @@ class LoopSite {
   const char* schedule_source_ = "AUTOSCHED_SCHEDULE";
   std::string native_arm_;
   mutable std::mutex mutex_;
-  SiteStats stats_;
+  std::uint64_t instances_ = 0, explored_ = 0, chunks_ = 0;
+  double total_ns_ = 0;
+  /// The latest instance's arm, spelled by stats() (formatting it per
+  /// instance cost more than the rest of record()).
+  char last_technique_[48] = "";
+  std::int64_t last_chunk_ = 0;
+  /// The decision points met (fixed: record_point runs on the program's threads).
+  static constexpr int max_points = 32;
+  const void* points_[max_points] = {};
+  long points_resumed_[max_points] = {};
+  int n_points_ = 0;
 };
 
 /// The site of the call at `return_address` (a return address into the
 /// program), created on first use; `source` is ident_t's psource or nullptr.
-/// Cheap after the first call of each thread at each site.
+/// After a site's first call, a lookup without lock or allocation.
 LoopSite& loop_site(const void* return_address, const char* source, Runtime runtime, AskedKind asked,
                     long asked_chunk);
 /// The site whose loop id is `id`, or nullptr (not a drop-in loop).
 LoopSite* find_site(std::string_view id);
+/// The site whose drive::Loop is named by `loop_name` (the pointer the
+/// driver's ClosedInstance carries, Loop::name().c_str()), or nullptr: a
+/// lookup by address without lock or allocation, for every closed instance;
+/// falls back to find_site for a site the lock-free table had no room for.
+LoopSite* site_of_loop(const char* loop_name) noexcept;
 /// Every site so far, in the order they were first called.
 std::vector<LoopSite*> all_sites();
 

@@ -28,30 +28,34 @@ void write_report(std::FILE* out) {
   std::fprintf(out, "autosched-omp: %llu loop(s) scheduled, %llu instance(s), %llu chunk(s)\n",
                static_cast<unsigned long long>(c.loops), static_cast<unsigned long long>(c.instances),
                static_cast<unsigned long long>(c.chunks));
-  std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %-16s %10s\n", "loop", "instances", "chosen arm", "mean ms",
-               "explored", "runtime's arm", "saved ms");
+  std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %s\n", "loop", "instances", "chosen arm", "mean ms", "explored",
+               "runtime's arm");
   for (LoopSite* site : all_sites()) {
     const SiteStats s = site->stats();
     if (s.instances == 0) continue;
     const double mean = s.total_ns / static_cast<double>(s.instances);
-    std::string saved = "-";
-    const std::string& native = site->native_arm();
-    if (auto it = s.arms.find(native); !native.empty() && it != s.arms.end() && it->second.instances > 0) {
-      // Every instance at the native arm's measured mean, against what they
-      // really cost, exploration included.
-      const double native_mean = it->second.total_ns / static_cast<double>(it->second.instances);
-      saved = ms(native_mean * static_cast<double>(s.instances) - s.total_ns);
-    }
+    char instances[32];
+    // A loop that ran once: its one instance is all the drop-in saw (and,
+    // under a selector, an exploration at best).
+    std::snprintf(instances, sizeof instances, s.instances == 1 ? "%llu (once)" : "%llu",
+                  static_cast<unsigned long long>(s.instances));
     char explored[16];
     std::snprintf(explored, sizeof explored, "%.0f%%", 100.0 * static_cast<double>(s.explored) /
                                                           static_cast<double>(s.instances));
+    const std::string& native = site->native_arm();
     // A long name (templates, lambdas) gets a line of its own, so the columns stay aligned.
     const bool long_name = site->where().size() > 36;
     if (long_name) std::fprintf(out, "%s\n", site->where().c_str());
-    std::fprintf(out, "%-36s %9llu  %-22s %10s %8s  %-16s %10s\n", long_name ? "" : site->where().c_str(),
-                 static_cast<unsigned long long>(s.instances), s.last_arm.c_str(), ms(mean).c_str(), explored,
-                 native.empty() ? "-" : native.c_str(), saved.c_str());
+    std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %s\n", long_name ? "" : site->where().c_str(), instances,
+                 s.last_arm.c_str(), ms(mean).c_str(), explored, native.empty() ? "-" : native.c_str());
     std::fprintf(out, "    id %s\n", site->id().c_str());
+    if (s.resumed_points == 1) {
+      std::fprintf(out, "    resumed: %llu earlier instances (warm start from the store)\n",
+                   static_cast<unsigned long long>(s.resumed_instances));
+    } else if (s.resumed_points > 1) {
+      std::fprintf(out, "    resumed: %llu earlier instances, over %d decision points (warm start from the store)\n",
+                   static_cast<unsigned long long>(s.resumed_instances), s.resumed_points);
+    }
   }
   if (c.fallbacks > 0) {
     std::fprintf(out, "autosched-omp: %llu thread entries ran as static blocks (the driver refused the loop; "

@@ -31,12 +31,13 @@ if(n_rows EQUAL 0 OR NOT n_rows EQUAL n_gss)
 endif()
 
 # OMP_SCHEDULE in OpenMP's spelling is read by the grammar: dynamic,4 is ss
-# with chunk 4, which is also the runtime's own arm, so time saved is known.
+# with chunk 4, which is also the runtime's own arm (the last column; the
+# report prints no time "saved" against it, docs/dropin.md "The report").
 set(ENV{OMP_SCHEDULE} "nonmonotonic:dynamic,4")
 run(0 ${CLI} run --report-file ${WORK}/omp.txt -- ${PROGRAM})
 unset(ENV{OMP_SCHEDULE})
 file(READ ${WORK}/omp.txt report)
-expect("${report}" " ss,chunk=4 +[0-9.]+ +0% +ss,chunk=4 +-?[0-9]+\\.[0-9]+\n")
+expect("${report}" " ss,chunk=4 +[0-9.]+ +0% +ss,chunk=4\n")
 
 # AUTOSCHED_SCHEDULE_FOR names one loop by what the report shows for it.
 file(READ ${WORK}/gss.txt report)
