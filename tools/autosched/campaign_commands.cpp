@@ -1,6 +1,9 @@
 // `autosched bench`, `autosched report` and `autosched demo`: Oracle
 // campaigns over the benchmark apps (spec/evaluation.md) and their reports.
+#include "cli_app.hpp"
 #include "commands.hpp"
+#include "subcommands.hpp"
+#include "tool_layout.hpp"
 
 #include <campaign/bench_runner.hpp>
 #include <campaign/configurations.hpp>
@@ -45,16 +48,6 @@ struct ReportCommandOptions {
   int level_window = campaign::default_level_window;
 };
 
-std::string command_line(int argc, char** argv) {
-  std::string out;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    const bool quote = a.find_first_of(" ;,'\"*") != std::string::npos || a.empty();
-    out += (i ? " " : "") + (quote ? "'" + a + "'" : a);
-  }
-  return out;
-}
-
 /// "pisolver=--n 3000 --work 10" → {"pisolver", {"--n", "3000", "--work", "10"}}.
 void add_app_args(BenchPlan& plan, const std::vector<std::string>& specs) {
   for (const auto& spec : specs) {
@@ -86,9 +79,6 @@ std::vector<std::string> plot_list(const std::string& spec) {
   return out;
 }
 
-int g_argc = 0;
-char** g_argv = nullptr;
-
 void run_bench_command(const BenchOptions& o) {
   if (o.out.empty()) detail::throw_error("bench: --out DIR is required");
   BenchPlan plan;
@@ -102,7 +92,7 @@ void run_bench_command(const BenchOptions& o) {
   plan.threads = o.threads;
   plan.seed = o.seed;
   plan.out_dir = o.out;
-  plan.bin_dir = o.bin_dir.empty() ? default_bin_dir() : o.bin_dir;
+  plan.bin_dir = o.bin_dir.empty() ? front_directory().string() : o.bin_dir;
   // The drop-in as `autosched run` finds it (AUTOSCHED_OMP_LIBRARY, beside
   // this tool, installed, the build tree's), looked for only when needed.
   const auto is_dropin = [](const Configuration& c) { return c.dropin; };
@@ -115,7 +105,7 @@ void run_bench_command(const BenchOptions& o) {
   plan.progress = !o.no_progress;
   plan.level_reference = !o.no_level_reference;
   plan.resume = o.resume;
-  plan.command_line = command_line(g_argc, g_argv);
+  plan.command_line = recorded_command_line();
   add_app_args(plan, o.app_args);
   const BenchOutcome r = run_bench(plan);
   std::printf("bench: %d runs in %.0f s into %s/runs.csv; %d failed%s", r.runs, r.seconds, o.out.c_str(), r.failed,
@@ -127,16 +117,9 @@ void run_bench_command(const BenchOptions& o) {
 
 }  // namespace
 
-void set_command_line(int argc, char** argv) {
-  g_argc = argc;
-  g_argv = argv;
-}
-
-std::string recorded_command_line() { return command_line(g_argc, g_argv); }
-
 void add_campaign_commands(CLI::App& app) {
   auto bench = std::make_shared<BenchOptions>();
-  auto* b = app.add_subcommand("bench", "Run an Oracle campaign: every app under every arm, reference and method");
+  auto* b = app.add_subcommand("bench", std::string(description("bench")));
   b->add_option("--apps", bench->apps, "Apps, comma separated, or all")->capture_default_str();
   b->add_option("--methods", bench->methods,
                 "Methods (RandomSel, ExhaustiveSel, ExpertSel, QLearn-LT, QLearn-LIB, SARSA-LT, SARSA-LIB, each also "
@@ -168,7 +151,7 @@ void add_campaign_commands(CLI::App& app) {
   b->callback([bench] { run_bench_command(*bench); });
 
   auto report = std::make_shared<ReportCommandOptions>();
-  auto* r = app.add_subcommand("report", "Write summary.md, CSVs and pictures for a campaign directory");
+  auto* r = app.add_subcommand("report", std::string(description("report")));
   r->add_option("dir", report->dir, "The campaign's directory (holds runs.csv)")->required();
   r->add_option("--plot", report->plot, "Methods whose per-step selections are plotted (Oracle for its own)")
       ->capture_default_str();
@@ -197,10 +180,7 @@ void add_campaign_commands(CLI::App& app) {
   demo->reps = 3;
   demo->steps = 80;
   demo->out = "autosched-demo";
-  auto* d = app.add_subcommand(
-      "demo",
-      "The main job: a small campaign (2 apps, 3 repetitions, Oracle arms, ExhaustiveSel, Q-Learn, auto) "
-      "and its report");
+  auto* d = app.add_subcommand("demo", std::string(description("demo")));
   d->add_option("--apps", demo->apps, "Apps")->capture_default_str();
   d->add_option("--methods", demo->methods, "Methods")->capture_default_str();
   d->add_option("--steps", demo->steps, "Time steps per run")->capture_default_str()->check(CLI::PositiveNumber);

@@ -1,5 +1,6 @@
 // `autosched dag train`: trains the learned policy (readys) in simulation
 // and writes a model file with its sidecar. Built when libtorch is found.
+#include "cli_app.hpp"
 #include "commands.hpp"
 
 #include <autosched/core/error.hpp>

@@ -7,6 +7,7 @@
 //                                     and the front-ends' blobs under that key
 // The store is AUTOSCHED_DB's (or the default path); --db names another.
 #include "commands.hpp"
+#include "subcommands.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/store/database.hpp>
@@ -156,7 +157,7 @@ void forget(const Options& o) {
 
 void add_db_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  auto* db = app.add_subcommand("db", "Inspect and manage the store of what decision points learned");
+  auto* db = app.add_subcommand("db", std::string(description("db")));
   db->add_option("--db", options->db, "Store file (default: AUTOSCHED_DB, else the user's cache directory)");
   db->require_subcommand(1);
   db->add_subcommand("list", "Every decision point with its best arm, the regions and the blobs")->callback([options] {

@@ -1,10 +1,14 @@
 // `autosched info`: what this build is, what it runs on, and how it is
 // configured; `autosched info --techniques`: the portfolio.
 #include "commands.hpp"
+#include "helper_programs.hpp"
+#include "subcommands.hpp"
+#include "tool_layout.hpp"
 
 #include <autosched/core/components.hpp>
 #include <autosched/core/environment.hpp>
 #include <autosched/core/system_info.hpp>
+#include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>
 #include <autosched/loops/team_pinning.hpp>
 #include <autosched/pinning/affinity.hpp>
@@ -52,6 +56,26 @@ void print_pinning() {
   row("pinning", line);
   row("  PAPI", pin::papi_status().detail);
   row("  loop teams", setting);
+}
+
+/// The helper programs this build has (AUTOSCHED_CLI_HELPERS, set by
+/// tools/CMakeLists.txt): found where the front looks for them, or missing.
+void print_helpers() {
+  std::string dir, missing;
+  for (std::string_view program : text::split(AUTOSCHED_CLI_HELPERS, ',')) {
+    const std::string path = find_helper(program);
+    if (path.empty()) {
+      missing += (missing.empty() ? "" : ", ") + std::string(program);
+    } else if (dir.empty()) {
+      dir = std::filesystem::path(path).parent_path().string();
+    }
+  }
+  if (dir.empty()) {
+    for (const auto& d : helper_directories()) dir += (dir.empty() ? "" : ", ") + d.string();
+    dir = "none in " + dir;
+  }
+  row("helpers", dir + (missing.empty() ? std::string(" (every subcommand but run)")
+                                        : "; missing: " + missing + " (not built or not installed)"));
 }
 
 void print_info() {
@@ -103,6 +127,7 @@ void print_info() {
                             ? std::string("libautosched-dag-learn.so not found: readys:<model> falls back to mct-prio")
                             : learned + " (loaded by the first readys:<model>)");
 #endif
+  print_helpers();
 
   std::printf("optional components\n");
   for (const Component& c : components()) {
@@ -134,7 +159,7 @@ void print_techniques() {
 
 void add_info_command(CLI::App& app) {
   auto* info =
-      app.add_subcommand("info", "Show version, system, OpenMP runtime, configuration and optional components");
+      app.add_subcommand("info", std::string(description("info")));
   auto techniques = std::make_shared<bool>(false);
   info->add_flag("--techniques", *techniques, "List every scheduling technique with its source and formula");
   info->callback([techniques] {

@@ -4,6 +4,7 @@
 // libautosched-dag-learn.so (autosched/dag/learned/plugin.cpp) on its first
 // use and asks it for the scheduler; the module stays loaded.
 #include "commands.hpp"
+#include "tool_layout.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/dag/scheduler.hpp>
@@ -11,33 +12,10 @@
 #include <dlfcn.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <mutex>
 #include <string>
-#include <vector>
 
 namespace autosched::cli {
-
-namespace fs = std::filesystem;
-
-std::string learned_plugin_library() {
-#if AUTOSCHED_CLI_TORCH
-  // Installed: <prefix>/<libdir>/autosched/ beside the tool's bin/; else the build tree's.
-  std::vector<fs::path> candidates;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / AUTOSCHED_INSTALL_LIBDIR_NAME / "autosched" /
-                         "libautosched-dag-learn.so");
-  }
-  candidates.emplace_back(AUTOSCHED_INSTALLED_DAG_LEARN_PLUGIN);
-  candidates.emplace_back(AUTOSCHED_BUILD_DAG_LEARN_PLUGIN);
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, ec)) return fs::absolute(p).string();
-  }
-#endif
-  return {};
-}
 
 void* learned_plugin_symbol(const char* name, std::string* problem) {
 #if AUTOSCHED_CLI_TORCH

@@ -1,32 +1,51 @@
 // autosched — inspect the runtime, run the demo campaign, manage what it learned.
+// This is the front command: it runs `autosched run` itself and hands every
+// other subcommand, command line unchanged, to its helper program
+// (subcommands.hpp), so that launching a program maps nothing more than
+// this small executable before the exec.
+#include "cli_app.hpp"
 #include "commands.hpp"
+#include "helper_programs.hpp"
+#include "subcommands.hpp"
 
-#include <autosched/core/error.hpp>
-#include <autosched/core/version.hpp>
+namespace {
 
-#include <cstdio>
+using namespace autosched::cli;
+
+/// The subcommand a helper runs: listed with its description, and what
+/// follows it left for the helper to parse (its own --help included).
+void add_helper_subcommand(CLI::App& app, const Subcommand& s) {
+  auto* sub = app.add_subcommand(std::string(s.name), std::string(s.description));
+  sub->set_help_flag();
+  sub->prefix_command();
+  sub->allow_extras();
+  sub->callback([&s] { exec_helper(s.program, s.name); });
+}
+
+/// Parsing stopped (an error, --help, --version) after a helper's
+/// subcommand: the helper parses the command line again and reports it as
+/// the whole tool did, with that subcommand's full definition.
+void hand_over_to_helper(CLI::App& app) {
+  for (const CLI::App* chosen : app.get_subcommands()) {
+    for (const Subcommand& s : subcommands) {
+      if (!s.program.empty() && chosen->get_name() == s.name) exec_helper(s.program, s.name);
+    }
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"autosched " AUTOSCHED_VERSION_STRING " — self-scheduling loops for repetitive HPC codes"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", AUTOSCHED_VERSION_STRING);
-  autosched::cli::add_info_command(app);
-  autosched::cli::add_select_sim_command(app);
-  autosched::cli::add_simulate_command(app);
-  autosched::cli::add_db_command(app);
-  autosched::cli::add_campaign_commands(app);
-  autosched::cli::add_run_command(app);
-  autosched::cli::add_dag_command(app);
-  autosched::cli::add_pin_command(app);
-  autosched::cli::set_command_line(argc, argv);
-  autosched::cli::register_learned_plugin();  // readys:<model> in the dag commands, when built
-  try {
-    app.parse(autosched::cli::set_aside_run_program(argc, argv), argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const autosched::Error& e) {
-    std::fprintf(stderr, "autosched: error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return run_cli(
+      argc, argv, Program::front,
+      [](CLI::App& app) {
+        for (const Subcommand& s : subcommands) {
+          if (s.program.empty()) {
+            add_run_command(app);
+          } else {
+            add_helper_subcommand(app, s);
+          }
+        }
+      },
+      &hand_over_to_helper);
 }

@@ -7,7 +7,9 @@
 // With a program, the tool launches it, forwards SIGINT/SIGTERM to it and
 // exits with its status (128+signal when a signal killed it); with --pid it
 // watches a running process until that ends or SIGINT/SIGTERM arrives.
+#include "cli_app.hpp"
 #include "commands.hpp"
+#include "subcommands.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/pinning/manager.hpp>
@@ -193,9 +195,7 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
 }  // namespace
 
 void add_pin_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("pin",
-                                 "manage the threads of a program from outside with the pinning manager "
-                                 "(docs/pinning.md): launch it after --, or attach with --pid");
+  auto* cmd = app.add_subcommand("pin", std::string(description("pin")));
   auto o = std::make_shared<PinOptions>();
   cmd->add_option("--policy", o->policy, "learn (default), o1, o2, round-robin, autopin, off (measure only)")
       ->check(CLI::IsMember({"learn", "o1", "o2", "round-robin", "autopin", "off"}));

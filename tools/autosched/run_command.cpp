@@ -3,7 +3,10 @@
 // schedule(runtime) loops are scheduled by autosched (docs/dropin.md). The
 // launcher only sets the environment and replaces itself with the program;
 // everything it sets can equally be set by hand.
+#include "cli_app.hpp"
 #include "commands.hpp"
+#include "subcommands.hpp"
+#include "tool_layout.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/select/schedule.hpp>
@@ -13,40 +16,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace autosched::cli {
-
-namespace fs = std::filesystem;
-
-std::string dropin_library() {
-  if (const char* set = std::getenv("AUTOSCHED_OMP_LIBRARY"); set != nullptr && *set != '\0') {
-    if (!fs::is_regular_file(set)) {
-      detail::throw_error(std::string("AUTOSCHED_OMP_LIBRARY=") + set + ": no such file");
-    }
-    return set;
-  }
-  // Beside the tool when installed (bin/../lib), else the build tree's.
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / AUTOSCHED_INSTALL_LIBDIR_NAME / "libautosched-omp.so");
-  }
-  candidates.emplace_back(AUTOSCHED_INSTALLED_OMP_LIBRARY);
-  candidates.emplace_back(AUTOSCHED_BUILD_OMP_LIBRARY);
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, ec)) return fs::absolute(p).string();
-  }
-  return {};
-}
-
-std::vector<std::string>& program_after_separator() {
-  static std::vector<std::string> tail;
-  return tail;
-}
 
 namespace {
 
@@ -82,20 +55,8 @@ struct RunOptions {
 
 }  // namespace
 
-int set_aside_run_program(int argc, char** argv) {
-  if (argc < 2 || (std::strcmp(argv[1], "run") != 0 && std::strcmp(argv[1], "pin") != 0)) return argc;
-  for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--") == 0) {
-      for (int j = i + 1; j < argc; ++j) program_after_separator().emplace_back(argv[j]);
-      return i;
-    }
-  }
-  return argc;
-}
-
 void add_run_command(CLI::App& app) {
-  auto* run = app.add_subcommand("run", "run an unmodified OpenMP program with autosched scheduling its "
-                                        "schedule(runtime) loops (the drop-in, docs/dropin.md)");
+  auto* run = app.add_subcommand("run", std::string(description("run")));
   auto options = std::make_shared<RunOptions>();
   run->add_option("--schedule", options->schedule,
                   "schedule of every taken loop (default: AUTOSCHED_SCHEDULE, OMP_SCHEDULE, else auto)");

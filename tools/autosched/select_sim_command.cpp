@@ -3,6 +3,7 @@
 // total cost, regret vs the best fixed arm and vs the per-step oracle,
 // exploration share and selector cost per step.
 #include "commands.hpp"
+#include "subcommands.hpp"
 #include "scenario_files.hpp"
 #include "worker_speeds.hpp"
 
@@ -171,7 +172,7 @@ void run(const Options& o) {
 
 void add_select_sim_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("select-sim", "Run selectors against simulated loops with known costs");
+  auto* cmd = app.add_subcommand("select-sim", std::string(description("select-sim")));
   cmd->add_option("--scenario", options->scenarios,
                   "Scenario names or .scenario files (default: all shipped scenarios)");
   cmd->add_option("--selectors", options->selectors,

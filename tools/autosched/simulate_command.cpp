@@ -4,6 +4,7 @@
 // table per loop and P (simulated, not measured) and how long ranking all
 // arms took.
 #include "commands.hpp"
+#include "subcommands.hpp"
 #include "worker_speeds.hpp"
 
 #include <autosched/core/error.hpp>
@@ -137,8 +138,7 @@ void run(const Options& o) {
 
 void add_simulate_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand(
-      "simulate", "Predict every arm's loop time on recorded cost profiles (AUTOSCHED_PROFILES) at any worker count");
+  auto* cmd = app.add_subcommand("simulate", std::string(description("simulate")));
   cmd->add_option("--profiles", options->profiles, "A file written with AUTOSCHED_PROFILES=<file>")->required();
   cmd->add_option("--workers", options->workers, "Worker counts, comma separated (default 2)");
   cmd->add_option("--arms", options->arms,

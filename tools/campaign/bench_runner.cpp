@@ -315,12 +315,6 @@ int resume_files(const fs::path& out, const Metadata& meta, int steps, bool prog
 
 }  // namespace
 
-std::string default_bin_dir() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : self.parent_path().string();
-}
-
 /// FNV-1a of the files a campaign runs: the apps (autosched is linked into
 /// them), their plain builds and the drop-in's library where the plan uses
 /// them. The build line names the version and compiler only, which a

@@ -47,8 +47,6 @@ struct BenchOutcome {
   double seconds = 0;
 };
 
-/// Where the autosched-<app> executables are, next to this executable.
-[[nodiscard]] std::string default_bin_dir();
 /// Checks the plan (executables present, sizes positive) with errors naming
 /// the bad value, then runs it into plan.out_dir (created; runs.csv replaced,
 /// or continued with plan.resume).

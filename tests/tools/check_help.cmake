@@ -1,0 +1,60 @@
+# The front `autosched` lists every subcommand with its description without
+# starting a helper, and each subcommand's own --help, its messages and exit
+# codes are those of its full definition (the helper parses the command line
+# again). Arguments: CLI (the front).
+include(${CMAKE_CURRENT_LIST_DIR}/../check_commands.cmake)
+set(ENV{AUTOSCHED_DB} off)
+
+run(0 ${CLI} --help)
+foreach(line
+    "info +Show version, system, OpenMP runtime"
+    "select-sim +Run selectors against simulated loops"
+    "simulate +Predict every arm's loop time"
+    "db +Inspect and manage the store"
+    "bench +Run an Oracle campaign"
+    "report +Write summary.md, CSVs and pictures"
+    "demo +The main job: a small campaign"
+    "run +run an unmodified OpenMP program"
+    "dag +Task graphs on CPU\\+GPU platforms"
+    "pin +manage the threads of a program from outside")
+  expect("${out}" "\n  ${line}")
+endforeach()
+# Nothing but the front is needed for that, or for --version.
+set(ENV{AUTOSCHED_LIBEXEC_DIR} ${WORK}/no-helpers-here)
+run(0 ${CLI} --help)
+expect("${out}" "\n  dag +Task graphs")
+run(0 ${CLI} --version)
+unset(ENV{AUTOSCHED_LIBEXEC_DIR})
+
+# A helper's subcommand: its full help, wherever --help stands.
+run(0 ${CLI} dag --help)
+expect("${out}" "Usage: [^\n]*autosched dag \\[OPTIONS\\] SUBCOMMAND")
+expect("${out}" "\n  simulate +Simulate one graph[^\n]*\n  run +Run a tiled factorisation[^\n]*\n  bench +[^\n]*\n  train +")
+run(0 ${CLI} --help dag)
+expect("${out}" "\n  train +Train the learned policy")
+run(0 ${CLI} dag run --help)
+expect("${out}" "--tile-size")
+run(0 ${CLI} db list --help)
+expect("${out}" "Every decision point with its best arm")
+run(0 ${CLI} info --help)
+expect("${out}" "--techniques")
+run(0 ${CLI} pin --help)
+expect("${out}" "--policy")
+run(0 ${CLI} bench --help)
+expect("${out}" "--dropin-library")
+run(0 ${CLI} run --help)
+expect("${out}" "--report-file")
+
+# Parse errors: the same messages and exit codes as one program gave.
+run(106 ${CLI})
+expect("${err}" "A subcommand is required")
+run(106 ${CLI} dag)
+expect("${err}" "A subcommand is required")
+run(109 ${CLI} info extra)
+expect("${err}" "The following argument was not expected: extra")
+run(109 ${CLI} db --frob list)
+expect("${err}" "--frob")
+run(105 ${CLI} run --loops x -- /bin/true)
+expect("${err}" "--loops: x not in")
+run(1 ${CLI} dag simulate --graph frob)
+expect("${err}" "autosched: error: --graph=frob")

@@ -1,0 +1,76 @@
+#include "cli_app.hpp"
+
+#include <autosched/core/error.hpp>
+#include <autosched/core/version.hpp>
+
+#include <cstdio>
+#include <cstring>
+
+namespace autosched::cli {
+
+namespace {
+
+Program g_program = Program::front;
+int g_argc = 0;
+char** g_argv = nullptr;
+
+/// For `autosched run|pin … -- program args`: keeps what follows `--` for
+/// the command and returns the argc CLI11 should parse.
+int set_aside_run_program(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "run") != 0 && std::strcmp(argv[1], "pin") != 0)) return argc;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) {
+      for (int j = i + 1; j < argc; ++j) program_after_separator().emplace_back(argv[j]);
+      return i;
+    }
+  }
+  return argc;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv, Program program, const std::function<void(CLI::App&)>& add_commands,
+            const std::function<void(CLI::App&)>& on_parse_error) {
+  g_program = program;
+  g_argc = argc;
+  g_argv = argv;
+  CLI::App app{"autosched " AUTOSCHED_VERSION_STRING " — self-scheduling loops for repetitive HPC codes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", AUTOSCHED_VERSION_STRING);
+  add_commands(app);
+  try {
+    try {
+      app.parse(set_aside_run_program(argc, argv), argv);
+    } catch (const CLI::ParseError&) {
+      if (on_parse_error) on_parse_error(app);
+      throw;
+    }
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const autosched::Error& e) {
+    std::fprintf(stderr, "autosched: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+Program running_program() { return g_program; }
+
+char** command_line_arguments() { return g_argv; }
+
+std::string recorded_command_line() {
+  std::string out;
+  for (int i = 0; i < g_argc; ++i) {
+    std::string a = g_argv[i];
+    const bool quote = a.find_first_of(" ;,'\"*") != std::string::npos || a.empty();
+    out += (i ? " " : "") + (quote ? "'" + a + "'" : a);
+  }
+  return out;
+}
+
+std::vector<std::string>& program_after_separator() {
+  static std::vector<std::string> tail;
+  return tail;
+}
+
+}  // namespace autosched::cli

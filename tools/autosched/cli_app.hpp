@@ -1,0 +1,38 @@
+#pragma once
+// The `autosched` app as every program of the tool builds it, the front and
+// each helper alike: the same title, --version, one subcommand required,
+// the same error messages and exit codes. A helper receives the command
+// line exactly as the front got it (helper_programs.hpp), so its own parse
+// says what the one program of earlier versions said.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace autosched::cli {
+
+/// Which program is running: the front `autosched` (bin/) or a helper
+/// (libexec/autosched/); tool_layout.hpp finds the tool's files from it.
+enum class Program { front, helper };
+
+/// Builds the app, lets `add_commands` register its subcommands, parses
+/// `argv` and runs the chosen subcommand; returns the exit status.
+/// `on_parse_error`, when given, sees the app first when parsing stops on
+/// an error or a request for help or the version (the front hands the
+/// command line to a helper there when it was for one of its subcommands).
+int run_cli(int argc, char** argv, Program program, const std::function<void(CLI::App&)>& add_commands,
+            const std::function<void(CLI::App&)>& on_parse_error = {});
+/// The running program (run_cli's).
+Program running_program();
+/// The command line run_cli got, unchanged (argv[argc] is null).
+char** command_line_arguments();
+/// That command line as one shell-quoted string, for the metadata
+/// campaigns and models record.
+std::string recorded_command_line();
+/// For `autosched run|pin … -- program args`: the program and its arguments
+/// after the `--` (CLI11 would take them for the tool's own options); empty
+/// when there was no `--`.
+std::vector<std::string>& program_after_separator();
+
+}  // namespace autosched::cli
