@@ -91,13 +91,16 @@ struct AutoConfig {
   /// predictions only and keeps no regimes (as before 2026-12-06).
   bool phases = true;
   double shape = 0.2;
-  /// Cache affinity: on a loop where static is predicted close to the best
-  /// (within `margin` + `jitter`), the shortlist keeps a trial for static
-  /// and static-steal (the arms that give each thread the same iterations
-  /// every instance), which the simulator cannot price: it sees body time,
-  /// not which thread's cache holds the data. `affinity=no` ranks on
-  /// predictions alone.
-  bool affinity = true;
+  /// Cache affinity: static and static-steal give each thread the same
+  /// iterations every instance, so a loop that touches the same data every
+  /// instance finds it in that thread's cache; the simulator sees body time,
+  /// not caches. On a loop whose iterations cost less than `affinity_ns`
+  /// on average (a few cache lines of work each: memory-bound on any
+  /// machine we know), the process's first ranking keeps a trial for each of
+  /// them where predicted within the margin and two jitters of the best.
+  /// Above it the body's own work dominates and ranking on predictions
+  /// stands. `affinity=0` never keeps them.
+  double affinity_ns = 100;
   /// Thompson sampling keeps the best-measured arm unless another arm's draw
   /// beats the best's draw by more than a `tie`: a gain smaller than a tie is
   /// not worth a switch. Two arms 0.3% apart whose posteriors overlap were

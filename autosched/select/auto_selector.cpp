@@ -22,6 +22,7 @@ AutoSelector::AutoSelector(int arms, AutoConfig config)
 AutoSelector::AutoSelector(Portfolio loop_arms, AutoConfig config)
     : AutoSelector(static_cast<int>(loop_arms.size()), config) {
   loop_arms_ = std::move(loop_arms);
+  measured_.reserve(loop_arms_.size());
   if (!loop_arms_.empty()) phase_ = Phase::profile;
 }
 
@@ -244,9 +245,11 @@ void AutoSelector::learn_sample(int arm, double time) {
   if (!loop_arms_.empty() && !plan_.queued()) {
     if (teach_prior_) {  // the shortlist's trials are in: what the simulator got wrong here
       teach_prior_ = false;
-      std::vector<RunningStats> measured;
-      for (const ArmState& s : book_.states()) measured.push_back(s.all);
-      prior_->learn(loop_arms_, plan_.raw_predicted(), measured);
+      // Into a buffer sized when the selector was made: learning allocates
+      // nothing on the program's threads (docs/dropin.md, "The heap").
+      measured_.resize(book_.states().size());
+      for (std::size_t k = 0; k < measured_.size(); ++k) measured_[k] = book_.states()[k].all;
+      prior_->learn(loop_arms_, plan_.raw_predicted(), measured_);
     }
     eliminate();
   }
@@ -464,8 +467,12 @@ bool AutoSelector::load_state(std::string_view state) {
   if (trials_left) {
     // The last run stopped during its trials (a loop that runs once per
     // process stops after each): this one continues them, in their order.
+    // Its first instance is learned from, cold as it is: in such a loop
+    // every run's instance is a first one, so the trials compare alike, and
+    // a warm-up would discard the only sample each run has.
     plan_.queue(std::move(pending));
     phase_ = Phase::trials;
+    warmup_left_ = 0;
   }
   regimes_ = std::move(regimes);
   resumed_instances_ = instances;
@@ -473,15 +480,13 @@ bool AutoSelector::load_state(std::string_view state) {
 }
 
 bool AutoSelector::adopt_state(std::string_view state) {
-  if (loop_arms_.empty() || !load_state(state)) return false;
+  if (loop_arms_.empty() || instances_ > 0) return false;
+  // A state whose trials were still queued, or that does not load, is no
+  // start: this size profiles and ranks on its own.
+  AutoSelector probe(loop_arms_, config_);
+  if (!probe.load_state(state) || probe.phase_ != Phase::resume || !load_state(state)) return false;
   resumed_instances_ = 0;  // another point's history, not this one's
-  if (phase_ == Phase::resume) {
-    profile_first_ = true;
-  } else {
-    // Trials still queued there: this size starts from its own profile.
-    *this = AutoSelector(loop_arms_, config_);
-    return false;
-  }
+  profile_first_ = true;
   return true;
 }
 

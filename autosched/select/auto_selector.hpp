@@ -241,6 +241,7 @@ class AutoSelector final : public Selector {
   Portfolio loop_arms_;  ///< empty: arms known only by index, no prediction
   int profile_workers_ = 1;  ///< P of the profiling instance
   ArmCorrections* prior_ = nullptr;
+  std::vector<RunningStats> measured_;  ///< what the prior is taught, in a buffer kept from the start
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
 };
 

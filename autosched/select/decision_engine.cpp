@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 
 namespace autosched {
 
@@ -41,11 +42,41 @@ DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t
   if (auto* automatic = dynamic_cast<AutoSelector*>(selector.get())) automatic->use_prior(engine_.corrections());
   slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
   // Warm start: resume from what an earlier run of this program learned here.
-  if (StateStore* store = engine_.store()) {
-    if (auto state = store->load_state(key(*slot), config.text)) slot->point->selector().load_state(*state);
+  bool resumed = false;
+  StateStore* const store = engine_.store();
+  if (store != nullptr) {
+    if (auto state = store->load_state(key(*slot), config.text)) resumed = slot->point->selector().load_state(*state);
   }
+  if (!resumed) adopt_neighbour(*slot, store);
   slots_.push_back(std::move(slot));
   return *slots_.back();
+}
+
+void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
+  // A loop whose trip count changes from instance to instance (a blocked LU
+  // shrinks its loops every step) meets a new size class every few steps.
+  // What the nearest size class learned, in this process or an earlier
+  // run, is a better start than nothing: the selector checks it against a
+  // profile of this size before trusting it (Selector::adopt_state).
+  const DecisionSlot* nearest = nullptr;
+  for (const auto& other : slots_) {
+    if (other->p != slot.p || !(other->config == slot.config) || std::abs(other->bucket - slot.bucket) > 2) continue;
+    if (nearest == nullptr || std::abs(other->bucket - slot.bucket) <= std::abs(nearest->bucket - slot.bucket)) {
+      nearest = other.get();
+    }
+  }
+  Selector& selector = slot.point->selector();
+  if (nearest != nullptr) {
+    const std::string state = nearest->point->selector().save_state();
+    if (!state.empty() && selector.adopt_state(state)) return;
+  }
+  if (store == nullptr) return;
+  for (const int step : {-1, 1}) {
+    PointKey near = key(slot);
+    near.bucket = slot.bucket + step;
+    near.name = identity_ + "#" + std::to_string(near.bucket) + "/" + std::to_string(slot.p);
+    if (auto state = store->load_state(near, slot.config.text); state && selector.adopt_state(*state)) return;
+  }
 }
 
 Ticket DecisionGroup::decide(const SelectorConfig& config, std::int64_t n, int p) {

@@ -126,6 +126,9 @@ class DecisionGroup {
 
  private:
   DecisionSlot& slot_for(const SelectorConfig& config, std::int64_t n, int p);
+  /// A new point without a stored state starts from the nearest size class
+  /// of this identity (in this process, else in the store), if its selector takes one.
+  void adopt_neighbour(DecisionSlot& slot, StateStore* store);
 
   const std::string identity_;
   DecisionEngine& engine_;

@@ -64,9 +64,10 @@ class Selector {
   /// (other arms, other version), in which case nothing changed.
   virtual bool load_state(std::string_view /*state*/) { return false; }
   /// Starts from the state of a neighbouring decision point (the same loop
-  /// at another size class): a starting point to check, not to trust. By
-  /// default as load_state().
-  virtual bool adopt_state(std::string_view state) { return load_state(state); }
+  /// at another size class): a starting point to check, not to trust.
+  /// False, with nothing changed, when the selector does not take one (the
+  /// default: it starts cold).
+  virtual bool adopt_state(std::string_view /*state*/) { return false; }
 
   /// How many earlier instances the state restored by load_state() had
   /// learned from (0: this run started cold). Reports say "resumed" with it.

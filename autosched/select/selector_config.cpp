@@ -200,8 +200,7 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
     } else if (key == "shape") {
       a.shape = number(0, 1);
     } else if (key == "affinity") {
-      if (v != "yes" && v != "no") detail::throw_error(text::bad_value(source, text, "affinity = yes or no"));
-      a.affinity = v == "yes";
+      a.affinity_ns = number(0, 1e9);
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "batch") {  // the engine makes at most 32 ahead (DecisionsAhead::max_batch)

@@ -83,23 +83,18 @@ bool RegimeBook::changed_at(std::int64_t instance) {
 }
 
 std::vector<double> RegimeBook::robust_scores(const std::vector<double>& predicted) const {
+  // The total predicted time over the regimes seen: what running one arm
+  // through all of them would cost. Regimes where the loop is slow weigh
+  // most, as they do in the run.
   std::vector<double> score(predicted.size(), 0.0);
-  int regimes = 0;
   const auto add = [&](const std::vector<double>& p) {
     if (p.size() != predicted.size()) return;
-    double best = std::numeric_limits<double>::infinity();
-    for (const double t : p) {
-      if (std::isfinite(t) && t > 0) best = std::min(best, t);
-    }
-    if (!std::isfinite(best)) return;
-    ++regimes;
     for (std::size_t a = 0; a < p.size(); ++a) {
-      score[a] += std::isfinite(p[a]) && p[a] > 0 ? p[a] / best : std::numeric_limits<double>::infinity();
+      score[a] += std::isfinite(p[a]) && p[a] > 0 ? p[a] : std::numeric_limits<double>::infinity();
     }
   };
   for (const Regime& r : archived_) add(r.predicted);
   add(predicted);
-  for (double& s : score) s = regimes > 0 ? s / regimes : std::numeric_limits<double>::infinity();
   return score;
 }
 

@@ -13,8 +13,8 @@
 /// A loop that keeps changing shape (imbalance that grows and fades while a
 /// heavy band moves) has no regimes to come back to: after `unsteady_changes`
 /// changes within `unsteady_window` instances it is unsteady, and auto
-/// settles on the arms that are good over every regime seen (the lowest
-/// mean of predictions relative to each regime's best) instead of profiling
+/// settles on the arm that is good over every regime seen (the lowest total
+/// predicted time over them) instead of profiling
 /// and trying again at every swing.
 ///
 ///   RegimeBook regimes;
@@ -70,8 +70,8 @@ class RegimeBook {
   bool changed_at(std::int64_t instance);
   [[nodiscard]] bool unsteady() const noexcept { return unsteady_; }
   void set_unsteady(bool u) noexcept { unsteady_ = u; }
-  /// Each arm's mean over the archived regimes and `predicted` of its
-  /// prediction over that regime's best prediction (+∞ where unpredicted).
+  /// Each arm's total predicted time over the archived regimes and
+  /// `predicted` (+∞ where unpredicted in one): lower is better.
   [[nodiscard]] std::vector<double> robust_scores(const std::vector<double>& predicted) const;
 
   /// ` <unsteady> <count>` then the current shape and level and each

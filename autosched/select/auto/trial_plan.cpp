@@ -12,10 +12,12 @@ TrialPlan::TrialPlan(int arms, const AutoConfig& config)
       tie_(config.tie),
       reprofile_(config.reprofile),
       jitter_(config.jitter),
-      max_trials_(config.max_trials) {
+      max_trials_(config.max_trials),
+      affinity_ns_(config.affinity_ns) {
   std::vector<int> order(static_cast<std::size_t>(std::max(1, arms)));
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   queue_ = std::move(order);
+  logs_.reserve(queue_.size());
 }
 
 bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int workers,
@@ -28,6 +30,10 @@ bool TrialPlan::rank(const Portfolio& portfolio, const CostProfile& profile, int
     for (std::size_t a = 0; a < predicted_.size(); ++a) predicted_[a] *= prior->factor(portfolio[a]);
   }
   if (!shortlist_by(portfolio, predicted_, dispatches, std::max(2, max_trials_))) return false;  // nothing predicted: the sweep stays
+  // Once per process: after the affine arms were measured, later rankings
+  // (a change of phase) rank on the predictions and what was measured.
+  const bool memory_bound = profile.total_ns() < affinity_ns_ * static_cast<double>(profile.n());
+  if (memory_bound && !affinity_tried_) keep_affinity_trials(portfolio, dispatches);
   ranked = true;
   ranking_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
   return true;
@@ -97,6 +103,51 @@ bool TrialPlan::shortlist_by(const Portfolio& portfolio, const std::vector<doubl
   return true;
 }
 
+void TrialPlan::keep_affinity_trials(const Portfolio& portfolio, const std::vector<std::int64_t>& dispatches) {
+  // Static and static-steal hand each thread the same iterations every
+  // instance (static-steal until it steals), so a loop that touches the same
+  // data every instance finds it in that thread's cache. The simulator sees
+  // body time, not caches: on a memory-bound loop it may rank first a
+  // dynamic arm that runs 50% slower than static. So where they are
+  // predicted within the margin and two jitters of the best (what a
+  // balanced loop costs them on a perturbed team), they are measured, in
+  // place of the last-ranked other trials (AutoConfig::affinity_ns).
+  const std::vector<int> order = rank_by(predicted_, dispatches);
+  const double best = predicted_[static_cast<std::size_t>(order.front())];
+  const double reach = (1.0 + margin_ + 2.0 * jitter_) * best;
+  const auto affine = [&](int a) {
+    const TechniqueSpec& arm = portfolio[static_cast<std::size_t>(a)];
+    return (arm.technique == TechniqueId::static_ || arm.technique == TechniqueId::static_steal) && arm.chunk == 0 &&
+           !arm.expert_chunk;
+  };
+  bool changed = false;
+  affine_.clear();
+  for (const int a : order) {
+    if (!affine(a) || !(predicted_[static_cast<std::size_t>(a)] <= reach)) continue;
+    affine_.push_back(a);
+    if (std::find(shortlist_.begin(), shortlist_.end(), a) != shortlist_.end()) continue;
+    if (static_cast<int>(shortlist_.size()) >= std::max(2, max_trials_)) {
+      // Replace the last-ranked trial that is neither the best prediction nor an affine arm.
+      auto last = std::find_if(shortlist_.rbegin(), shortlist_.rend() - 1, [&](int b) { return !affine(b); });
+      if (last == shortlist_.rend() - 1) continue;
+      untried_.insert(untried_.begin(), *last);
+      shortlist_.erase(std::next(last).base());
+    }
+    untried_.erase(std::remove(untried_.begin(), untried_.end(), a), untried_.end());
+    shortlist_.push_back(a);
+    changed = true;
+  }
+  if (!changed) return;
+  std::vector<int> position(predicted_.size());
+  for (std::size_t k = 0; k < order.size(); ++k) position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+  const auto by_rank = [&](int x, int y) {
+    return position[static_cast<std::size_t>(x)] < position[static_cast<std::size_t>(y)];
+  };
+  std::sort(shortlist_.begin(), shortlist_.end(), by_rank);
+  std::sort(untried_.begin(), untried_.end(), by_rank);
+  queue_ = shortlist_;
+}
+
 std::vector<int> TrialPlan::pending() const {
   return {queue_.begin() + static_cast<std::ptrdiff_t>(std::min(queue_next_, queue_.size())), queue_.end()};
 }
@@ -110,6 +161,7 @@ TrialPlan::Trial TrialPlan::next(const ArmBook& book) {
     // predicted as good as the best (within a tie).
     const int arm = queue_[queue_next_++];
     if (first_trial_ && !first_profile.empty()) first_trial_arm = arm;
+    if (std::find(affine_.begin(), affine_.end(), arm) != affine_.end()) affinity_tried_ = true;
     const bool predicted_best =
         first_trial_ || (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
                                                     (1.0 + tie_) * predicted_[static_cast<std::size_t>(queue_.front())]);
@@ -188,7 +240,8 @@ int TrialPlan::promising_untried(const ArmBook& book) {
   // benefit of two spreads, it would beat the best measured arm: the more
   // the simulator's errors differ between arms here, the further down the
   // ranking that reaches. At most two such trials.
-  std::vector<double> logs;
+  std::vector<double>& logs = logs_;  // kept from the start: learning allocates nothing on the program's threads
+  logs.clear();
   for (int a = 0; a < book.size() && a < static_cast<int>(predicted_.size()); ++a) {
     const double p = predicted_[static_cast<std::size_t>(a)];
     if (book[a].all.count > 0 && std::isfinite(p) && p > 0) logs.push_back(std::log(book[a].all.mean / p));

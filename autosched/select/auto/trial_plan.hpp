@@ -125,8 +125,15 @@ class TrialPlan {
   bool shortlist_by(const Portfolio& portfolio, const std::vector<double>& score,
                     const std::vector<std::int64_t>& dispatches, int trials);
 
+  /// Static and static-steal (the arms that keep each thread's iterations)
+  /// join the shortlist where predicted close to the best (AutoConfig::affinity_ns).
+  void keep_affinity_trials(const Portfolio& portfolio, const std::vector<std::int64_t>& dispatches);
+
   double margin_, tie_, reprofile_, jitter_;
   int max_trials_;
+  double affinity_ns_;
+  std::vector<int> affine_;      ///< the affine arms the last ranking kept a trial for
+  bool affinity_tried_ = false;  ///< one of them ran in this process
   std::vector<int> queue_;  ///< the shortlist's trials or the sweep's order
   std::size_t queue_next_ = 0;
   bool first_trial_ = false;   ///< the next trial is the best prediction (not exploration)
@@ -136,6 +143,7 @@ class TrialPlan {
   std::vector<int> shortlist_;
   std::vector<int> untried_;  ///< ranked but not tried, best-predicted first
   int extra_trials_ = 0;      ///< untried arms tried after the shortlist
+  std::vector<double> logs_;  ///< promising_untried()'s scratch
   int second_looks_left_ = 0;
   double ranking_ns_ = 0;
 };

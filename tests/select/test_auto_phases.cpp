@@ -1,0 +1,239 @@
+// `auto` on the loops of real codes (docs/design/0006-auto-on-real-codes.md):
+// a loop that runs once per process continues its trials across runs; the
+// arms that keep each thread's iterations are measured on a memory-bound
+// loop, so a measured static beats a predicted dynamic arm; a loop whose
+// imbalance keeps moving settles instead of profiling at every swing; a warm
+// run of a loop with two phases is never worse than a cold one; a new size
+// class of a loop starts from its neighbour's. Deterministic: simulated
+// costs, a virtual clock nowhere needed.
+#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/decision_engine.hpp>
+#include <autosched/select/scenario.hpp>
+#include <autosched/select/selector_config.hpp>
+#include <autosched/select/simulation.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace autosched {
+namespace {
+
+TechniqueSpec arm(std::string_view text) { return parse_technique_spec(text, "test"); }
+
+/// 4096 iterations; the first 512 cost 100× the others: only small chunks
+/// spread that head (ss:16 best, static worst).
+CostProfile heavy_head() {
+  std::vector<double> blocks(64);
+  for (std::size_t b = 0; b < blocks.size(); ++b) blocks[b] = (b < 8 ? 100.0 : 1.0) * 64 * 100;
+  return CostProfile::from_blocks(4096, blocks, 5);
+}
+
+Portfolio four_arms() { return {arm("static"), arm("gss"), arm("fac2"), arm("ss:16")}; }
+
+Outcome measured(double ns, const CostProfile* profile = nullptr) {
+  Outcome o;
+  o.time_ns = ns;
+  o.metrics.loop_time_ns = ns;
+  o.profile = profile;
+  return o;
+}
+
+TEST(AutoOnRealCodes, AOneInstanceLoopKeepsItsRankingAndLaterRunsContinueTheTrials) {
+  // Each "run" is a fresh selector that sees one instance and saves its
+  // state, as a loop that runs once per process does through the store.
+  const CostProfile profile = heavy_head();
+  const Context context{4096, 4, {}};
+  const std::vector<double> cost = {9e6, 4e6, 3.5e6, 2e6};  // what each arm measures
+  std::string state;
+  std::vector<int> ran;
+  for (int run = 0; run < 8; ++run) {
+    AutoSelector s(four_arms(), {});
+    if (!state.empty()) {
+      ASSERT_TRUE(s.load_state(state)) << state;
+      EXPECT_EQ(s.resumed_instances(), run);  // every earlier run's instance, the profile's too
+    }
+    const Decision d = s.choose(context);
+    EXPECT_EQ(d.profile, run == 0) << "only the first run profiles";
+    s.observe(d, measured(d.profile ? 5e6 : cost[static_cast<std::size_t>(d.arm)], &profile));
+    state = s.save_state();
+    ASSERT_FALSE(state.empty()) << "run " << run << ": a profile's ranking alone is worth keeping";
+    if (!d.profile) ran.push_back(d.arm);
+  }
+  // The second run starts on the predicted best (ss:16), later runs try the
+  // rest of the shortlist once each, and once it is done the measured best
+  // runs in every run.
+  ASSERT_GE(ran.size(), 4u);
+  EXPECT_EQ(ran.front(), 3);
+  EXPECT_EQ(ran.back(), 3);
+  std::vector<int> distinct = ran;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  EXPECT_GE(distinct.size(), 2u) << "the shortlist's other trials ran in later runs";
+}
+
+Scenario parse(const std::string& text) { return parse_scenario(text, "test.scenario"); }
+
+TEST(AutoOnRealCodes, AMemoryBoundLoopWhosePredictionFavoursADynamicArmEndsOnAMeasuredFasterStatic) {
+  // A balanced loop of cheap iterations (30 ns): the simulator ties static
+  // with the dynamic arms or puts it a few percent behind; the cache it
+  // cannot see makes static 25% faster than simulated.
+  const std::string text = R"(name affinity
+steps 200
+noise 0.02
+workers 8
+iterations 262144
+shape ramp 0 1
+loop-time 1
+arms auto
+arm static factor 0.75
+)";
+  for (const bool with_affinity : {true, false}) {
+    const SelectorConfig config = parse_selector(with_affinity ? "auto" : "auto,affinity=0", "test");
+    const SimulationResult r = simulate(parse(text), config, 3);
+    const int static_arm = 0;  // `arms auto` lists static first
+    const auto tail = std::count(r.choices.end() - 100, r.choices.end(), static_arm);
+    if (with_affinity) {
+      EXPECT_GE(tail, 95) << "static measured faster: it runs at the end";
+      EXPECT_LT(r.regret_vs_fixed_pct(), 3.0);
+    } else {
+      EXPECT_LT(tail, 50) << "without the affinity trial static is never measured (the case this guards)";
+    }
+  }
+}
+
+/// Runs `scenario` through a decision point as the engine does and returns
+/// how many instances profiled after `after` steps.
+int profiles_after(const Scenario& scenario, int after, bool& unsteady) {
+  const SelectorConfig config = parse_selector("auto", "test");
+  const Portfolio arms = scenario.portfolio();
+  auto selector = std::make_unique<AutoSelector>(arms, config.automatic);
+  AutoSelector& a = *selector;
+  const auto cost = scenario_costs(scenario, 1, scenario.steps);
+  const Context context{scenario.iterations, scenario.workers, {}};
+  int profiles = 0;
+  for (int t = 0; t < scenario.steps; ++t) {
+    const Decision d = a.choose(context);
+    Outcome o = measured(cost[static_cast<std::size_t>(t)][static_cast<std::size_t>(d.arm)] * 1e6);
+    if (d.profile) {
+      o.profile = &scenario.generated->profiles[static_cast<std::size_t>(t)];
+      if (t >= after) ++profiles;
+    }
+    a.observe(d, o);
+  }
+  unsteady = a.unsteady();
+  return profiles;
+}
+
+TEST(AutoOnRealCodes, ALoopWhoseImbalanceKeepsMovingSettlesInsteadOfProfilingAtEverySwing) {
+  const std::string text = R"(name periodic
+steps 600
+noise 0.03
+workers 8
+iterations 262144
+shape band 0.08 4 100 0.37
+loop-time 10
+arms auto
+)";
+  bool unsteady = false;
+  const int late = profiles_after(parse(text), 300, unsteady);
+  EXPECT_TRUE(unsteady);
+  EXPECT_EQ(late, 0) << "once unsteady, the swings of the second half profile nothing";
+}
+
+TEST(AutoOnRealCodes, AWarmRunOfALoopWithTwoPhasesIsNotWorseThanACold) {
+  // Heavy rows move from the front to the back at half time, and each phase
+  // has its own best arm; the store holds the second phase's.
+  const std::string text = R"(name phase-flip
+steps 400
+noise 0.03
+workers 2
+iterations 4096
+shape ramp 8 0.5
+loop-time 10
+arms auto
+arm auto-llvm factor 0.9 -> 1.15 at 0.5
+arm mfac2 factor 1.15 -> 0.88 at 0.5
+)";
+  const Scenario s = parse(text);
+  const SelectorConfig config = parse_selector("auto", "test");
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const SimulationResult cold = simulate(s, config, seed);
+    const SimulationResult warm = simulate(s, config, seed, 0, cold.state);
+    EXPECT_LE(warm.total_ms, 1.01 * cold.total_ms) << "seed " << seed;
+    EXPECT_LT(warm.regret_vs_oracle_pct(), 5.0) << "seed " << seed << ": the warm run finds each phase's arm";
+  }
+  // Without phases (comparing predictions only) the warm run keeps the
+  // second phase's arm through the first: the failure this guards.
+  const SelectorConfig plain = parse_selector("auto,phases=no", "test");
+  const SimulationResult cold = simulate(s, plain, 1);
+  const SimulationResult warm = simulate(s, plain, 1, 0, cold.state);
+  EXPECT_GT(warm.total_ms, 1.05 * cold.total_ms);
+}
+
+TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {
+  const std::string text = R"(name two
+steps 300
+noise 0.0
+workers 2
+iterations 4096
+shape ramp 8 0.5
+loop-time 10
+arms auto
+arm auto-llvm factor 0.9 -> 1.15 at 0.5
+arm mfac2 factor 1.15 -> 0.88 at 0.5
+)";
+  const Scenario s = parse(text);
+  const SimulationResult r = simulate(s, parse_selector("auto", "test"), 1);
+  ASSERT_EQ(r.state.rfind("auto5 ", 0), 0u) << r.state;
+  AutoSelector loaded(s.portfolio(), {});
+  ASSERT_TRUE(loaded.load_state(r.state));
+  EXPECT_TRUE(loaded.phased());
+  EXPECT_EQ(loaded.save_state().substr(0, 40), r.state.substr(0, 40));
+  for (const std::string& bad : {r.state + " 7", r.state.substr(0, r.state.size() / 2),
+                                 std::string("auto5 24 -1") + r.state.substr(std::string("auto5 24 ").size())}) {
+    AutoSelector fresh(s.portfolio(), {});
+    EXPECT_FALSE(fresh.load_state(bad)) << bad.substr(0, 60);
+  }
+}
+
+TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighbourAndProfilesInsteadOfTrying) {
+  // A blocked LU's loops shrink every step: size class after size class.
+  // The second size class profiles once and, the shape being the same,
+  // runs the first one's best arm without trials.
+  static int runs = 0;
+  DecisionGroup& group = DecisionEngine::instance().group("test:neighbour/" + std::to_string(++runs));
+  const SelectorConfig config = parse_selector("auto", "test");
+  const std::vector<double> shares(64, 1.0);
+  auto profile_of = [&](std::int64_t n) {
+    return CostProfile::from_blocks(n, std::vector<double>(64, 100.0 * static_cast<double>(n) / 64), 20);
+  };
+  auto run = [&](std::int64_t n, int instances, int& profiles, int& explored) {
+    const CostProfile profile = profile_of(n);
+    for (int i = 0; i < instances; ++i) {
+      Ticket t = group.decide(config, n, 2);
+      Outcome o = measured(100.0 * static_cast<double>(n) / 2 * (1.0 + 0.01 * t.decision.arm));
+      if (t.decision.profile) {
+        o.profile = &profile;
+        ++profiles;
+      }
+      explored += t.explored && !t.decision.profile ? 1 : 0;
+      group.complete(t, o);
+    }
+  };
+  int profiles = 0, explored = 0;
+  run(40000, 60, profiles, explored);
+  EXPECT_EQ(profiles, 1);
+  EXPECT_GT(explored, 0) << "the first size class tries its shortlist";
+  profiles = explored = 0;
+  run(20000, 30, profiles, explored);  // the next size class down
+  EXPECT_EQ(profiles, 1) << "one profile checks the neighbour's shape";
+  EXPECT_EQ(explored, 0) << "the same shape: no trials";
+}
+
+}  // namespace
+}  // namespace autosched
