@@ -10,7 +10,9 @@
 #   5. a build without MPI (an optional component): the library and the tool
 #      build, and `autosched info` says MPI is not built;
 #   6. the SimGrid SMPI studies in small (scripts/smpi/smoke.sh): coverage on
-#      16 simulated ranks, a reproducible simulated run, the quality tables.
+#      16 simulated ranks, a reproducible simulated run, the quality tables;
+#   7. between 3 and 4, the real-code pattern campaign in small
+#      (bench/patterns/run.sh --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -23,6 +25,10 @@ for preset in release clang-release tsan; do
   step "$preset: test"
   ctest --preset "$preset"
 done
+step "real-code pattern campaign: smoke (one repetition, small sizes, both compilers)"
+smoke=$(mktemp -d)
+bench/patterns/run.sh --quick --out "$smoke/patterns.md"
+rm -rf "$smoke"
 step "asan: configure and build the fault tests"
 cmake --preset asan >/dev/null
 cmake --build --preset asan --target test_core test_select test_regions test_region_concurrency test_store \

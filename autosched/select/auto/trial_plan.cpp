@@ -110,41 +110,42 @@ void TrialPlan::keep_affinity_trials(const Portfolio& portfolio, const std::vect
   // body time, not caches: on a memory-bound loop it may rank first a
   // dynamic arm that runs 50% slower than static. So where they are
   // predicted within the margin and two jitters of the best (what a
-  // balanced loop costs them on a perturbed team), they are measured, in
-  // place of the last-ranked other trials (AutoConfig::affinity_ns).
+  // balanced loop costs them on a perturbed team), they are the trials,
+  // first, with the best-predicted other arm after them as the one
+  // alternative (AutoConfig::affinity_ns). The dynamic arms the simulator
+  // ties with them differ only by what it does not see; one of them
+  // measures that, and the rest stay candidates for extra trials. On a loop
+  // that runs a few dozen steps, each trial of a dynamic arm on a
+  // memory-bound loop can cost a third of an instance.
   const std::vector<int> order = rank_by(predicted_, dispatches);
-  const double best = predicted_[static_cast<std::size_t>(order.front())];
-  const double reach = (1.0 + margin_ + 2.0 * jitter_) * best;
+  const double reach = (1.0 + margin_ + 2.0 * jitter_) * predicted_[static_cast<std::size_t>(order.front())];
   const auto affine = [&](int a) {
     const TechniqueSpec& arm = portfolio[static_cast<std::size_t>(a)];
     return (arm.technique == TechniqueId::static_ || arm.technique == TechniqueId::static_steal) && arm.chunk == 0 &&
            !arm.expert_chunk;
   };
-  bool changed = false;
   affine_.clear();
   for (const int a : order) {
-    if (!affine(a) || !(predicted_[static_cast<std::size_t>(a)] <= reach)) continue;
-    affine_.push_back(a);
-    if (std::find(shortlist_.begin(), shortlist_.end(), a) != shortlist_.end()) continue;
-    if (static_cast<int>(shortlist_.size()) >= std::max(2, max_trials_)) {
-      // Replace the last-ranked trial that is neither the best prediction nor an affine arm.
-      auto last = std::find_if(shortlist_.rbegin(), shortlist_.rend() - 1, [&](int b) { return !affine(b); });
-      if (last == shortlist_.rend() - 1) continue;
-      untried_.insert(untried_.begin(), *last);
-      shortlist_.erase(std::next(last).base());
-    }
-    untried_.erase(std::remove(untried_.begin(), untried_.end(), a), untried_.end());
-    shortlist_.push_back(a);
-    changed = true;
+    if (affine(a) && predicted_[static_cast<std::size_t>(a)] <= reach) affine_.push_back(a);
   }
-  if (!changed) return;
+  if (affine_.empty()) return;
+  std::vector<int> trials = affine_;
+  for (const int a : shortlist_) {
+    if (!affine(a)) {
+      trials.push_back(a);  // the best-predicted other arm: shortlist_ is in ranking order
+      break;
+    }
+  }
+  for (const int a : shortlist_) {
+    if (std::find(trials.begin(), trials.end(), a) == trials.end()) untried_.push_back(a);
+  }
+  for (const int a : trials) untried_.erase(std::remove(untried_.begin(), untried_.end(), a), untried_.end());
   std::vector<int> position(predicted_.size());
   for (std::size_t k = 0; k < order.size(); ++k) position[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
-  const auto by_rank = [&](int x, int y) {
+  std::sort(untried_.begin(), untried_.end(), [&](int x, int y) {
     return position[static_cast<std::size_t>(x)] < position[static_cast<std::size_t>(y)];
-  };
-  std::sort(shortlist_.begin(), shortlist_.end(), by_rank);
-  std::sort(untried_.begin(), untried_.end(), by_rank);
+  });
+  shortlist_ = std::move(trials);
   queue_ = shortlist_;
 }
 
