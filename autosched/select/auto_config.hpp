@@ -89,6 +89,16 @@ struct AutoConfig {
   /// back-heavy ramp are 0.4 apart, two profiles of one loop on this VM
   /// (noise, a cold first instance) 0.02–0.12. `phases=no` compares
   /// predictions only and keeps no regimes (as before 2026-12-06).
+  /// Trials are spaced out: after a ranking the first trial (the
+  /// prediction) runs at once, the k-th exploring instance once the loop has
+  /// run `patience` × k instances since the ranking, and the best measured
+  /// arm runs in between. A loop of a few dozen steps then pays for the
+  /// trials its length makes worth it; one of hundreds finishes them within
+  /// its first 20 or so instances, as it did unspaced. A trial pays off in
+  /// proportion to how long the loop will still run, and what a cold run
+  /// knows of that is how long it has run: a loop that has run k instances is
+  /// about as likely as not to run k more. 0: back to back.
+  int patience = 4;
   bool phases = true;
   double shape = 0.2;
   /// Cache affinity: static and static-steal give each thread the same

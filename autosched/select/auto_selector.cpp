@@ -78,6 +78,9 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       if (std::exchange(level_.compare_profile, false)) forget_stored();  // nothing to compare the store with
       [[fallthrough]];
     case Phase::trials:
+      if (const int best = book_.best(); best >= 0 && !plan_.due(resumed_instances_ + instances_)) {
+        return guarded(best, false);  // the next trial is not due yet (AutoConfig::patience)
+      }
       if (const auto trial = plan_.next(book_); trial.arm >= 0) {
         last_was_trial_ = trial.from_queue;
         return guarded(trial.arm, trial.exploring);
@@ -308,6 +311,7 @@ void AutoSelector::reopen() {
 
 void AutoSelector::rank(const CostProfile& profile, int workers) {
   if (!plan_.rank(loop_arms_, profile, workers, prior_)) return;  // nothing predicted: the sweep stays
+  plan_.ranked_at(resumed_instances_ + instances_);
   teach_prior_ = prior_ != nullptr;
   phase_ = Phase::trials;
 }

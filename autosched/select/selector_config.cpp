@@ -28,7 +28,7 @@ const std::vector<std::string_view> rl_keys = {
 const std::vector<std::string_view> auto_keys = {
     "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
     "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick", "reprofile",
-    "phases", "shape", "affinity"};
+    "phases", "shape", "affinity", "patience"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -201,6 +201,8 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.shape = number(0, 1);
     } else if (key == "affinity") {
       a.affinity_ns = number(0, 1e9);
+    } else if (key == "patience") {
+      a.patience = static_cast<int>(integer(0, 1000));
     } else if (key == "trials") {
       a.max_trials = static_cast<int>(integer(2, 1000000));
     } else if (key == "batch") {  // the engine makes at most 32 ahead (DecisionsAhead::max_batch)

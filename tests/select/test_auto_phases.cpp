@@ -170,9 +170,33 @@ arm mfac2 factor 1.15 -> 0.88 at 0.5
   // Without phases (comparing predictions only) the warm run keeps the
   // second phase's arm through the first: the failure this guards.
   const SelectorConfig plain = parse_selector("auto,phases=no", "test");
-  const SimulationResult cold = simulate(s, plain, 1);
-  const SimulationResult warm = simulate(s, plain, 1, 0, cold.state);
-  EXPECT_GT(warm.total_ms, 1.05 * cold.total_ms);
+  const SimulationResult warm = simulate(s, config, 1, 0, simulate(s, config, 1).state);
+  const SimulationResult warm_plain = simulate(s, plain, 1, 0, simulate(s, plain, 1).state);
+  EXPECT_GT(warm_plain.total_ms, 1.05 * warm.total_ms);
+}
+
+TEST(AutoOnRealCodes, TrialsAfterThePredictionAreSpacedByPatience) {
+  // The prediction runs at once; the k-th trial after it once the loop has
+  // run 4k instances since its ranking; the best measured arm in between.
+  const CostProfile profile = heavy_head();
+  const Context context{4096, 4, {}};
+  AutoSelector s(four_arms(), {.warmup = 0, .patience = 4});
+  const Decision first = s.choose(context);
+  ASSERT_TRUE(first.profile);
+  s.observe(first, measured(5e6, &profile));
+  ASSERT_GE(s.shortlist().size(), 2u);
+  std::vector<int> exploring_at;
+  for (int i = 1; i <= 12; ++i) {
+    const Decision d = s.choose(context);
+    if (i == 1) {
+      EXPECT_EQ(d.arm, s.shortlist().front());
+    }
+    if (d.arm != s.shortlist().front()) exploring_at.push_back(i);
+    s.observe(d, measured(d.arm == s.shortlist().front() ? 2e6 : 2.1e6));
+  }
+  ASSERT_FALSE(exploring_at.empty());
+  EXPECT_GE(exploring_at.front(), 4) << "the second trial waits 4 instances";
+  for (std::size_t k = 1; k < exploring_at.size(); ++k) EXPECT_GE(exploring_at[k] - exploring_at[k - 1], 4);
 }
 
 TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {

@@ -110,7 +110,7 @@ TEST(AutoPrediction, AFirstTrialFarBelowItsPredictionProfilesAgain) {
 }
 
 TEST(AutoPrediction, AFirstTrialNearItsPredictionKeepsTheRanking) {
-  AutoSelector s(four_arms(), {});
+  AutoSelector s(four_arms(), {.patience = 0});  // trials back to back
   const std::vector<int> shortlist_before = [&] {
     const int tried = first_trial(s, heavy_head(), 0.8);
     EXPECT_EQ(tried, 3);
@@ -241,7 +241,7 @@ TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
   const CostProfile profile = heavy_head();
   {
     // The simulator was right: nothing beyond the shortlist runs.
-    AutoSelector s(arms, {});
+    AutoSelector s(arms, {.patience = 0});  // trials back to back
     const Decision next = after_trials(s, profile, 1.0, 1.0);
     const auto& list = s.shortlist();
     EXPECT_NE(std::find(list.begin(), list.end(), next.arm), list.end());
@@ -249,7 +249,7 @@ TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
   {
     // The two trials measured 1× and 1000× their predictions: the simulator's
     // errors on this loop are so unlike that the next prediction may win.
-    AutoSelector s(arms, {});
+    AutoSelector s(arms, {.patience = 0});
     const Decision next = after_trials(s, profile, 1.0, 1000.0);
     const auto& list = s.shortlist();
     EXPECT_EQ(std::find(list.begin(), list.end(), next.arm), list.end()) << next.arm;
@@ -328,7 +328,7 @@ TEST(AutoPrediction, ATriedArmCloseToTheBestGetsASecondLook) {
   // so the slower one runs once more before sampling starts; at 1.5×
   // (beyond twice the trial margin) it does not.
   for (const double second : {1.10, 1.50}) {
-    AutoSelector s({arm("static"), arm("fac2"), arm("fsc:16"), arm("ss:16")}, {.max_trials = 2});
+    AutoSelector s({arm("static"), arm("fac2"), arm("fsc:16"), arm("ss:16")}, {.max_trials = 2, .patience = 0});
     const CostProfile profile = heavy_head();
     const Context context{4096, 4, {}};
     s.observe(s.choose(context), measured(1e6, &profile));

@@ -13,6 +13,7 @@ TrialPlan::TrialPlan(int arms, const AutoConfig& config)
       reprofile_(config.reprofile),
       jitter_(config.jitter),
       max_trials_(config.max_trials),
+      patience_(std::max(0, config.patience)),
       affinity_ns_(config.affinity_ns) {
   std::vector<int> order(static_cast<std::size_t>(std::max(1, arms)));
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -96,6 +97,8 @@ bool TrialPlan::shortlist_by(const Portfolio& portfolio, const std::vector<doubl
   if (shortlist_.empty()) return false;
   queue_ = shortlist_;
   queue_next_ = 0;
+  spaced_ = true;
+  served_ = 0;
   extra_trials_ = 0;
   second_looks_left_ = 2;
   first_trial_ = true;
@@ -167,13 +170,20 @@ TrialPlan::Trial TrialPlan::next(const ArmBook& book) {
         first_trial_ || (!predicted_.empty() && predicted_[static_cast<std::size_t>(arm)] <=
                                                     (1.0 + tie_) * predicted_[static_cast<std::size_t>(queue_.front())]);
     first_trial_ = false;
+    ++served_;
     return {arm, !predicted_best, true};
   }
   if (!untried_.empty()) {
-    if (const int arm = promising_untried(book); arm >= 0) return {arm};
+    if (const int arm = promising_untried(book); arm >= 0) {
+      ++served_;
+      return {arm};
+    }
   }
   if (second_looks_left_ > 0) {
-    if (const int arm = second_look(book); arm >= 0) return {arm};
+    if (const int arm = second_look(book); arm >= 0) {
+      ++served_;
+      return {arm};
+    }
   }
   if (recheck_first_) {
     // The sweep's first trial ran right after the warm-up, often still cold
@@ -193,6 +203,8 @@ bool TrialPlan::exhausted() const noexcept {
 void TrialPlan::queue(std::vector<int> arms) {
   queue_ = std::move(arms);
   queue_next_ = 0;
+  served_ = 0;
+  ranked_at_ = 0;  // a queue resumed from the store: due as soon as the loop's history allows
 }
 
 void TrialPlan::abandon() {

@@ -49,10 +49,22 @@ class TrialPlan {
   };
   /// The next arm to try.
   Trial next(const ArmBook& book);
+  /// Whether the next trial may run now, `now` being the loop's instance
+  /// count (across runs): the first trial after a ranking at once, the k-th
+  /// once the loop has run `patience` × k instances since the ranking
+  /// (AutoConfig::patience). Until then the best measured arm runs.
+  [[nodiscard]] bool due(std::int64_t now) const noexcept {
+    return !spaced_ || served_ == 0 || now - ranked_at_ >= static_cast<std::int64_t>(patience_) * served_;
+  }
+  /// The ranking just made happened at instance `now` (see due()).
+  void ranked_at(std::int64_t now) noexcept { ranked_at_ = now; }
   /// Nothing left to try: no queue, extra trial, second look or recheck.
   [[nodiscard]] bool exhausted() const noexcept;
   /// The last trial taught nothing (a warm-up instance): it runs again.
-  void repeat_last() noexcept { --queue_next_; }
+  void repeat_last() noexcept {
+    --queue_next_;
+    if (served_ > 0) --served_;
+  }
 
   /// The queue is a sweep of `arms` arms ordered by `less` (no prediction).
   /// Sorts in place, without allocating: a steady loop must not allocate
@@ -64,6 +76,7 @@ class TrialPlan {
     std::sort(queue_.begin(), queue_.end(), less);
     queue_next_ = 0;
     untried_.clear();
+    spaced_ = false;
   }
   /// The queue is `arms`, in that order (a warm start's unsampled arms).
   void queue(std::vector<int> arms);
@@ -131,6 +144,10 @@ class TrialPlan {
 
   double margin_, tie_, reprofile_, jitter_;
   int max_trials_;
+  int patience_;
+  bool spaced_ = false;          ///< the queue is a ranking's (a sweep runs back to back)
+  int served_ = 0;               ///< trials handed out since the ranking
+  std::int64_t ranked_at_ = 0;   ///< the loop's instance count at the ranking
   double affinity_ns_;
   std::vector<int> affine_;      ///< the affine arms the last ranking kept a trial for
   bool affinity_tried_ = false;  ///< one of them ran in this process
