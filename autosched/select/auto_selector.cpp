@@ -74,8 +74,21 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
         d.profile = true;
         return d;
       }
-      phase_ = Phase::trials;  // too small to profile: the sweep
+      phase_ = Phase::trials;  // too small to profile
       if (std::exchange(level_.compare_profile, false)) forget_stored();  // nothing to compare the store with
+      if (!loop_arms_.empty() && !plan_.ranked) {
+        // Fewer iterations than two per worker: every arm hands each worker
+        // at most a couple of iterations, and static does it without a
+        // dispatch. Nothing to learn that is worth a sweep of the portfolio
+        // (a blocked LU's last steps have one to three blocks).
+        for (int a = 0; a < book_.size(); ++a) {
+          const TechniqueSpec& spec = loop_arms_[static_cast<std::size_t>(a)];
+          if (spec.technique == TechniqueId::static_ && spec.chunk == 0 && !spec.expert_chunk) {
+            plan_.queue({a});
+            break;
+          }
+        }
+      }
       [[fallthrough]];
     case Phase::trials:
       if (const int best = book_.best(); best >= 0 && !plan_.due(resumed_instances_ + instances_)) {

@@ -384,9 +384,15 @@ TEST(AutoPrediction, WithoutAProfileItSweeps) {
   EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
 }
 
-TEST(AutoPrediction, TooSmallALoopIsNotProfiled) {
+TEST(AutoPrediction, TooSmallALoopIsNotProfiledAndRunsStatic) {
   AutoSelector s(four_arms(), {});
-  EXPECT_FALSE(s.choose(Context{3, 4, {}}).profile);
+  const Context tiny{3, 4, {}};
+  for (int i = 0; i < 10; ++i) {
+    const Decision d = s.choose(tiny);
+    EXPECT_FALSE(d.profile);
+    EXPECT_EQ(d.arm, 0) << "static: no sweep of the portfolio for 3 iterations on 4 workers";
+    s.observe(d, measured(1e3));
+  }
 }
 
 SelectorConfig auto_config() { return parse_selector("auto", "test"); }
