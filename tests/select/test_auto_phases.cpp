@@ -12,6 +12,8 @@
 #include <autosched/select/selector_config.hpp>
 #include <autosched/select/simulation.hpp>
 
+#include "auto_test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,25 +25,10 @@
 namespace autosched {
 namespace {
 
-TechniqueSpec arm(std::string_view text) { return parse_technique_spec(text, "test"); }
-
-/// 4096 iterations; the first 512 cost 100× the others: only small chunks
-/// spread that head (ss:16 best, static worst).
-CostProfile heavy_head() {
-  std::vector<double> blocks(64);
-  for (std::size_t b = 0; b < blocks.size(); ++b) blocks[b] = (b < 8 ? 100.0 : 1.0) * 64 * 100;
-  return CostProfile::from_blocks(4096, blocks, 5);
-}
-
-Portfolio four_arms() { return {arm("static"), arm("gss"), arm("fac2"), arm("ss:16")}; }
-
-Outcome measured(double ns, const CostProfile* profile = nullptr) {
-  Outcome o;
-  o.time_ns = ns;
-  o.metrics.loop_time_ns = ns;
-  o.profile = profile;
-  return o;
-}
+using testing::arm;
+using testing::four_arms;
+using testing::heavy_head;
+using testing::measured;
 
 TEST(AutoOnRealCodes, AOneInstanceLoopKeepsItsRankingAndLaterRunsContinueTheTrials) {
   // Each "run" is a fresh selector that sees one instance and saves its
@@ -77,6 +64,21 @@ TEST(AutoOnRealCodes, AOneInstanceLoopKeepsItsRankingAndLaterRunsContinueTheTria
 }
 
 Scenario parse(const std::string& text) { return parse_scenario(text, "test.scenario"); }
+
+/// Heavy rows move from the front to the back at half time, and each phase
+/// has its own best arm (by what the simulator does not see).
+std::string phase_flip(int steps) {
+  return "name phase-flip\nsteps " + std::to_string(steps) + R"(
+noise 0.03
+workers 2
+iterations 4096
+shape ramp 8 0.5
+loop-time 10
+arms auto
+arm auto-llvm factor 0.9 -> 1.15 at 0.5
+arm mfac2 factor 1.15 -> 0.88 at 0.5
+)";
+}
 
 TEST(AutoOnRealCodes, AMemoryBoundLoopWhosePredictionFavoursADynamicArmEndsOnAMeasuredFasterStatic) {
   // A balanced loop of cheap iterations (30 ns): the simulator ties static
@@ -146,20 +148,8 @@ arms auto
 }
 
 TEST(AutoOnRealCodes, AWarmRunOfALoopWithTwoPhasesIsNotWorseThanACold) {
-  // Heavy rows move from the front to the back at half time, and each phase
-  // has its own best arm; the store holds the second phase's.
-  const std::string text = R"(name phase-flip
-steps 400
-noise 0.03
-workers 2
-iterations 4096
-shape ramp 8 0.5
-loop-time 10
-arms auto
-arm auto-llvm factor 0.9 -> 1.15 at 0.5
-arm mfac2 factor 1.15 -> 0.88 at 0.5
-)";
-  const Scenario s = parse(text);
+  // The store holds the second phase's arm.
+  const Scenario s = parse(phase_flip(400));
   const SelectorConfig config = parse_selector("auto", "test");
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     const SimulationResult cold = simulate(s, config, seed);
@@ -200,18 +190,7 @@ TEST(AutoOnRealCodes, TrialsAfterThePredictionAreSpacedByPatience) {
 }
 
 TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {
-  const std::string text = R"(name two
-steps 300
-noise 0.0
-workers 2
-iterations 4096
-shape ramp 8 0.5
-loop-time 10
-arms auto
-arm auto-llvm factor 0.9 -> 1.15 at 0.5
-arm mfac2 factor 1.15 -> 0.88 at 0.5
-)";
-  const Scenario s = parse(text);
+  const Scenario s = parse(phase_flip(300));
   const SimulationResult r = simulate(s, parse_selector("auto", "test"), 1);
   ASSERT_EQ(r.state.rfind("auto5 ", 0), 0u) << r.state;
   AutoSelector loaded(s.portfolio(), {});

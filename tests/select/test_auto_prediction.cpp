@@ -10,6 +10,8 @@
 #include <autosched/select/simulation.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 
+#include "auto_test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,26 +24,10 @@
 namespace autosched {
 namespace {
 
-TechniqueSpec arm(std::string_view text) { return parse_technique_spec(text, "test"); }
-
-/// 4096 iterations; the first 512 cost 100× the others. Only small chunks
-/// spread that head over the workers: static, gss and fac2 all hand it to
-/// one worker (their first chunk holds it), ss:16 cuts it into 32 chunks.
-CostProfile heavy_head() {
-  std::vector<double> blocks(64);
-  for (std::size_t b = 0; b < blocks.size(); ++b) blocks[b] = (b < 8 ? 100.0 : 1.0) * 64 * 100;
-  return CostProfile::from_blocks(4096, blocks, 5);
-}
-
-Portfolio four_arms() { return {arm("static"), arm("gss"), arm("fac2"), arm("ss:16")}; }
-
-Outcome measured(double ns, const CostProfile* profile = nullptr) {
-  Outcome o;
-  o.time_ns = ns;
-  o.metrics.loop_time_ns = ns;
-  o.profile = profile;
-  return o;
-}
+using testing::arm;
+using testing::four_arms;
+using testing::heavy_head;
+using testing::measured;
 
 TEST(AutoPrediction, ProfilesFirstThenRunsThePlantedBestArm) {
   AutoSelector s(four_arms(), {});
