@@ -47,7 +47,11 @@
 #include <utility>
 #include <vector>
 
+#include "pattern_common.hpp"
+
 namespace {
+
+using pattern::Timed;
 
 struct Options {
   int size = 200000;
@@ -55,57 +59,27 @@ struct Options {
   bool verbose = false;
 };
 
-[[noreturn]] void usage(const char* program, int status) {
-  std::fprintf(status == 0 ? stdout : stderr,
-               "usage: %s [--size N] [--steps S] [--verbose]\n"
-               "  --size N    rows (default 200000)\n"
-               "  --steps S   solves, from x = 0 each (default 3, as an implicit code solves every time step)\n"
-               "  --verbose   print the matrix's shape and the iteration count\n",
-               program);
-  std::exit(status);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&](long lo, long hi) {
-      if (i + 1 >= argc) usage(argv[0], 2);
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants an integer in [%ld, %ld], not '%s'\n", argv[0], a.c_str(), lo, hi, argv[i]);
-        std::exit(2);
-      }
-      return static_cast<int>(v);
-    };
+  const auto option = [&](const std::string& a, auto number) {
     if (a == "--size")
       o.size = number(1000, 100000000);
     else if (a == "--steps")
       o.steps = number(1, 10000);
     else if (a == "--verbose")
       o.verbose = true;
-    else if (a == "-h" || a == "--help")
-      usage(argv[0], 0);
-    else {
-      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a.c_str());
-      usage(argv[0], 2);
-    }
-  }
+    else
+      return false;
+    return true;
+  };
+  pattern::parse_arguments(
+      argc, argv, "[--size N] [--steps S] [--verbose]",
+      "  --size N    rows (default 200000)\n"
+      "  --steps S   solves, from x = 0 each (default 3, as an implicit code solves every time step)\n"
+      "  --verbose   print the matrix's shape and the iteration count\n",
+      option);
   return o;
 }
-
-class Timed {  // adds the time of the scope it lives in to a total
- public:
-  explicit Timed(double& total) : total_(total), start_(omp_get_wtime()) {}
-  ~Timed() { total_ += omp_get_wtime() - start_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
 
 class Random {  // splitmix64: a seeded, reproducible stream
  public:
@@ -302,13 +276,9 @@ int main(int argc, char** argv) {
     std::printf("rows %d nonzeros %lld longest row %lld iterations %d residual %.3g error %.3g\n", n,
                 static_cast<long long>(a.start[n]), static_cast<long long>(longest), iterations, residual, error);
   }
-  if (!(residual < 1e-7) || !(error < 1e-5)) {
-    std::fprintf(stderr,
-                 "cg: check FAILED: residual %.3g (tolerance 1e-7), error %.3g (tolerance 1e-5) after %d iterations\n",
-                 residual, error, iterations);
-    std::printf("pattern cg loop_ms %.3f wall_ms %.3f check FAILED\n", 1e3 * loop_s, wall_ms);
-    return 1;
-  }
-  std::printf("pattern cg loop_ms %.3f wall_ms %.3f check ok\n", 1e3 * loop_s, wall_ms);
-  return 0;
+  const bool failed = !(residual < 1e-7) || !(error < 1e-5);
+  if (failed)
+    pattern::check_failed("cg", "residual %.3g (tolerance 1e-7), error %.3g (tolerance 1e-5) after %d iterations",
+                          residual, error, iterations);
+  return pattern::report("cg", 1e3 * loop_s, wall_ms, !failed);
 }

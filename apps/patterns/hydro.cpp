@@ -48,7 +48,11 @@
 #include <string>
 #include <vector>
 
+#include "pattern_common.hpp"
+
 namespace {
+
+using pattern::Timed;
 
 struct Options {
   int size = 800;
@@ -56,58 +60,26 @@ struct Options {
   bool profile = false;
 };
 
-[[noreturn]] void usage(const char* program, int status) {
-  std::fprintf(status == 0 ? stdout : stderr,
-               "usage: %s [--size N] [--steps S] [--profile]\n"
-               "  --size N    N x N zones (default 800)\n"
-               "  --steps S   time steps (default 25)\n"
-               "  --profile   print each loop's mean ms per instance\n",
-               program);
-  std::exit(status);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&](long lo, long hi) {
-      if (i + 1 >= argc) usage(argv[0], 2);
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants an integer in [%ld, %ld], not '%s'\n", argv[0], a.c_str(), lo, hi, argv[i]);
-        std::exit(2);
-      }
-      return static_cast<int>(v);
-    };
+  const auto option = [&](const std::string& a, auto number) {
     if (a == "--size")
       o.size = number(8, 8192);
     else if (a == "--steps")
       o.steps = number(1, 1000000);
     else if (a == "--profile")
       o.profile = true;
-    else if (a == "-h" || a == "--help")
-      usage(argv[0], 0);
-    else {
-      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a.c_str());
-      usage(argv[0], 2);
-    }
-  }
+    else
+      return false;
+    return true;
+  };
+  pattern::parse_arguments(argc, argv, "[--size N] [--steps S] [--profile]",
+                           "  --size N    N x N zones (default 800)\n"
+                           "  --steps S   time steps (default 25)\n"
+                           "  --profile   print each loop's mean ms per instance\n",
+                           option);
   return o;
 }
-
-// Adds the time of the scope it lives in to one loop's total.
-class Timed {
- public:
-  explicit Timed(double& total) : total_(total), start_(omp_get_wtime()) {}
-  ~Timed() { total_ += omp_get_wtime() - start_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
 
 enum Loop {
   kGeometry,
@@ -567,14 +539,11 @@ int main(int argc, char** argv) {
   }
   // Rounding alone drifts the total by ~1e-14 over a run; a lost or repeated
   // iteration of any energy-carrying loop moves it by ~1e-9 or more.
-  if (!finite || min_volume <= 0.0 || !(drift < 1e-11)) {
-    std::fprintf(
-        stderr, "hydro: check FAILED: %s (energy drift %.3g relative, tolerance 1e-11; min volume %.3g)\n",
+  const bool failed = !finite || min_volume <= 0.0 || !(drift < 1e-11);
+  if (failed)
+    pattern::check_failed(
+        "hydro", "%s (energy drift %.3g relative, tolerance 1e-11; min volume %.3g)",
         !finite ? "non-finite state" : (min_volume <= 0.0 ? "a zone's volume went negative" : "energy not conserved"),
         drift, min_volume);
-    std::printf("pattern hydro loop_ms %.3f wall_ms %.3f check FAILED\n", loop_ms, wall_ms);
-    return 1;
-  }
-  std::printf("pattern hydro loop_ms %.3f wall_ms %.3f check ok\n", loop_ms, wall_ms);
-  return 0;
+  return pattern::report("hydro", loop_ms, wall_ms, !failed);
 }

@@ -39,68 +39,36 @@
 #include <string>
 #include <vector>
 
+#include "pattern_common.hpp"
+
 namespace {
+
+using pattern::mix;
+using pattern::Timed;
 
 struct Options {
   int size = 20000;
   int lookups = 100000;
 };
 
-[[noreturn]] void usage(const char* program, int status) {
-  std::fprintf(status == 0 ? stdout : stderr,
-               "usage: %s [--size G] [--lookups L]\n"
-               "  --size G      energy grid points per nuclide (default 20000: a 65 MB table)\n"
-               "  --lookups L   events (default 100000)\n",
-               program);
-  std::exit(status);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&](long lo, long hi) {
-      if (i + 1 >= argc) usage(argv[0], 2);
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants an integer in [%ld, %ld], not '%s'\n", argv[0], a.c_str(), lo, hi, argv[i]);
-        std::exit(2);
-      }
-      return static_cast<int>(v);
-    };
+  const auto option = [&](const std::string& a, auto number) {
     if (a == "--size")
       o.size = number(16, 10000000);
     else if (a == "--lookups" || a == "--steps")
       o.lookups = number(1, 1000000000);
-    else if (a == "-h" || a == "--help")
-      usage(argv[0], 0);
-    else {
-      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a.c_str());
-      usage(argv[0], 2);
-    }
-  }
+    else
+      return false;
+    return true;
+  };
+  pattern::parse_arguments(argc, argv, "[--size G] [--lookups L]",
+                           "  --size G      energy grid points per nuclide (default 20000: a 65 MB table)\n"
+                           "  --lookups L   events (default 100000)\n",
+                           option);
   return o;
 }
 
-class Timed {  // adds the time of the scope it lives in to a total
- public:
-  explicit Timed(double& total) : total_(total), start_(omp_get_wtime()) {}
-  ~Timed() { total_ += omp_get_wtime() - start_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
-
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 double unit(std::uint64_t stream, std::uint64_t i) {
   return (static_cast<double>(mix(mix(stream) ^ i) >> 11) + 0.5) * 0x1.0p-53;
 }
@@ -240,11 +208,6 @@ int main(int argc, char** argv) {
         failure = "a lookup differs from its serial recomputation";
     }
   }
-  if (failure != nullptr) {
-    std::fprintf(stderr, "lookup: check FAILED: %s\n", failure);
-    std::printf("pattern lookup loop_ms %.3f wall_ms %.3f check FAILED\n", 1e3 * loop_s, wall_ms);
-    return 1;
-  }
-  std::printf("pattern lookup loop_ms %.3f wall_ms %.3f check ok\n", 1e3 * loop_s, wall_ms);
-  return 0;
+  if (failure != nullptr) pattern::check_failed("lookup", "%s", failure);
+  return pattern::report("lookup", 1e3 * loop_s, wall_ms, failure == nullptr);
 }

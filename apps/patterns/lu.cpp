@@ -34,7 +34,11 @@
 #include <string>
 #include <vector>
 
+#include "pattern_common.hpp"
+
 namespace {
+
+using pattern::Timed;
 
 constexpr int kB = 64;  // block size (a compile-time constant: the kernels' inner loops vectorise)
 
@@ -43,61 +47,24 @@ struct Options {
   int steps = 1;
 };
 
-[[noreturn]] void usage(const char* program, int status) {
-  std::fprintf(status == 0 ? stdout : stderr,
-               "usage: %s [--size N] [--steps S]\n"
-               "  --size N    N x N matrix, rounded up to a multiple of %d (default 2048)\n"
-               "  --steps S   factorisations, each of a fresh copy of the matrix (default 1)\n",
-               program, kB);
-  std::exit(status);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&](long lo, long hi) {
-      if (i + 1 >= argc) usage(argv[0], 2);
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants an integer in [%ld, %ld], not '%s'\n", argv[0], a.c_str(), lo, hi, argv[i]);
-        std::exit(2);
-      }
-      return static_cast<int>(v);
-    };
+  const auto option = [&](const std::string& a, auto number) {
     if (a == "--size")
       o.size = number(kB, 16384);
     else if (a == "--steps")
       o.steps = number(1, 10000);
-    else if (a == "-h" || a == "--help")
-      usage(argv[0], 0);
-    else {
-      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a.c_str());
-      usage(argv[0], 2);
-    }
-  }
+    else
+      return false;
+    return true;
+  };
+  pattern::parse_arguments(argc, argv, "[--size N] [--steps S]",
+                           "  --size N    N x N matrix, rounded up to a multiple of " + std::to_string(kB) +
+                               " (default 2048)\n"
+                               "  --steps S   factorisations, each of a fresh copy of the matrix (default 1)\n",
+                           option);
   o.size = (o.size + kB - 1) / kB * kB;
   return o;
-}
-
-class Timed {  // adds the time of the scope it lives in to a total
- public:
-  explicit Timed(double& total) : total_(total), start_(omp_get_wtime()) {}
-  ~Timed() { total_ += omp_get_wtime() - start_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
-
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
 }
 
 // Block (bi, bj) of the row-major n x n matrix a starts here; rows are n apart.
@@ -170,7 +137,7 @@ int main(int argc, char** argv) {
   std::vector<double> original(n2), a(n2), x_true(n), rhs(n, 0.0);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      const std::uint64_t h = mix(static_cast<std::uint64_t>(i) * 0x1000193ULL + j);
+      const std::uint64_t h = pattern::mix(static_cast<std::uint64_t>(i) * 0x1000193ULL + j);
       original[static_cast<std::size_t>(i) * n + j] =
           i == j ? n + 1.0 : 2.0 * (static_cast<double>(h >> 11) * 0x1.0p-53) - 1.0;
     }
@@ -233,12 +200,9 @@ int main(int argc, char** argv) {
       sample_error = std::max(sample_error, std::fabs(s - original[static_cast<std::size_t>(i) * n + j]) / (n + 1.0));
     }
   }
-  if (!(error < 1e-9) || !(sample_error < 1e-12)) {
-    std::fprintf(stderr, "lu: check FAILED: solution error %.3g (tolerance 1e-9), L*U - A %.3g (tolerance 1e-12)\n",
-                 error, sample_error);
-    std::printf("pattern lu loop_ms %.3f wall_ms %.3f check FAILED\n", 1e3 * loop_s, wall_ms);
-    return 1;
-  }
-  std::printf("pattern lu loop_ms %.3f wall_ms %.3f check ok\n", 1e3 * loop_s, wall_ms);
-  return 0;
+  const bool failed = !(error < 1e-9) || !(sample_error < 1e-12);
+  if (failed)
+    pattern::check_failed("lu", "solution error %.3g (tolerance 1e-9), L*U - A %.3g (tolerance 1e-12)", error,
+                          sample_error);
+  return pattern::report("lu", 1e3 * loop_s, wall_ms, !failed);
 }

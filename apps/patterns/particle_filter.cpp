@@ -51,7 +51,12 @@
 #include <utility>
 #include <vector>
 
+#include "pattern_common.hpp"
+
 namespace {
+
+using pattern::mix;
+using pattern::Timed;
 
 struct Options {
   int particles = 16384;
@@ -59,66 +64,29 @@ struct Options {
   int image = 512;
 };
 
-[[noreturn]] void usage(const char* program, int status) {
-  std::fprintf(status == 0 ? stdout : stderr,
-               "usage: %s [--particles N] [--frames F] [--image W]\n"
-               "  --particles N  particles (default 16384; resampling costs ~N^2/2)\n"
-               "  --frames F     frames (default 10)\n"
-               "  --image W      W x W pixels a frame (default 512)\n",
-               program);
-  std::exit(status);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto number = [&](long lo, long hi) {
-      if (i + 1 >= argc) usage(argv[0], 2);
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants an integer in [%ld, %ld], not '%s'\n", argv[0], a.c_str(), lo, hi, argv[i]);
-        std::exit(2);
-      }
-      return static_cast<int>(v);
-    };
+  const auto option = [&](const std::string& a, auto number) {
     if (a == "--particles" || a == "--size")
       o.particles = number(64, 1 << 24);
     else if (a == "--frames" || a == "--steps")
       o.frames = number(1, 100000);
     else if (a == "--image")
       o.image = number(128, 16384);
-    else if (a == "-h" || a == "--help")
-      usage(argv[0], 0);
-    else {
-      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], a.c_str());
-      usage(argv[0], 2);
-    }
-  }
+    else
+      return false;
+    return true;
+  };
+  pattern::parse_arguments(argc, argv, "[--particles N] [--frames F] [--image W]",
+                           "  --particles N  particles (default 16384; resampling costs ~N^2/2)\n"
+                           "  --frames F     frames (default 10)\n"
+                           "  --image W      W x W pixels a frame (default 512)\n",
+                           option);
   return o;
 }
 
-class Timed {  // adds the time of the scope it lives in to a total
- public:
-  explicit Timed(double& total) : total_(total), start_(omp_get_wtime()) {}
-  ~Timed() { total_ += omp_get_wtime() - start_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  double& total_;
-  double start_;
-};
-
 // Counter-based random numbers: a value depends only on its key, never on
 // which thread draws it or in what order.
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 double uniform(std::uint64_t stream, std::uint64_t frame, std::uint64_t i) {
   return (static_cast<double>(mix(mix(stream * 0x100000001b3ULL ^ frame) ^ i) >> 11) + 0.5) * 0x1.0p-53;
 }
@@ -311,11 +279,6 @@ int main(int argc, char** argv) {
     check_s += omp_get_wtime() - check_start;
   }
   const double wall_ms = 1e3 * (omp_get_wtime() - wall_start - check_s);
-  if (failure != nullptr) {
-    std::fprintf(stderr, "particle-filter: check FAILED: %s\n", failure);
-    std::printf("pattern particle-filter loop_ms %.3f wall_ms %.3f check FAILED\n", 1e3 * loop_s, wall_ms);
-    return 1;
-  }
-  std::printf("pattern particle-filter loop_ms %.3f wall_ms %.3f check ok\n", 1e3 * loop_s, wall_ms);
-  return 0;
+  if (failure != nullptr) pattern::check_failed("particle-filter", "%s", failure);
+  return pattern::report("particle-filter", 1e3 * loop_s, wall_ms, failure == nullptr);
 }

@@ -106,11 +106,12 @@ struct AutoConfig {
   /// instance finds it in that thread's cache; the simulator sees body time,
   /// not caches. On a loop whose iterations cost less than `affinity_ns`
   /// on average (a few cache lines of work each: memory-bound on any
-  /// machine we know), the process's first ranking keeps a trial for each of
-  /// them where predicted within the margin and two jitters of the best.
-  /// Above it the body's own work dominates and ranking on predictions
-  /// stands. `affinity=0` never keeps them.
-  double affinity_ns = 100;
+  /// machine we know; a hydro cycle's zone loops take 1–15 ns an iteration
+  /// on 2 threads, Mandelbrot's pixels 30–300), the process's first ranking
+  /// tries them first where predicted within the margin and two jitters of
+  /// the best. Above it the body's own work dominates and ranking on
+  /// predictions stands. `affinity=0` never does.
+  double affinity_ns = 25;
   /// Thompson sampling keeps the best-measured arm unless another arm's draw
   /// beats the best's draw by more than a `tie`: a gain smaller than a tie is
   /// not worth a switch. Two arms 0.3% apart whose posteriors overlap were

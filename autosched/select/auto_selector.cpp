@@ -90,6 +90,10 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
         }
       }
       [[fallthrough]];
+    case Phase::witness:
+      if (level_.witness.arm >= 0 && !book_[level_.witness.arm].retired) return guarded(level_.witness.arm, true);
+      phase_ = Phase::trials;  // no witness after all: the new ranking's trials
+      [[fallthrough]];
     case Phase::trials:
       if (const int best = book_.best(); best >= 0 && !plan_.due(resumed_instances_ + instances_)) {
         return guarded(best, false);  // the next trial is not due yet (AutoConfig::patience)
@@ -171,6 +175,12 @@ void AutoSelector::learn(const Decision& d, const Outcome& o) {
   if (warmup_left_ > 0) {
     --warmup_left_;
     if (last_was_trial_) plan_.repeat_last();  // the trial said nothing about the arm: run it again
+    return;
+  }
+  if (phase_ == Phase::witness && d.arm == level_.witness.arm) {
+    // Its time is the verdict's, not a sample of the old level or the new
+    // (cut short: it did not move with the checked arm).
+    judge_witness(o.cut_short ? std::numeric_limits<double>::infinity() : o.time_ns);
     return;
   }
   if (o.cut_short) {
@@ -360,10 +370,48 @@ bool AutoSelector::profileable(const Context& context) {
 void AutoSelector::compare_profile(const std::vector<double>& stored, std::vector<double> shape, double level) {
   const bool same_shape = !config_.phases || regimes_.current_shape().empty() ||
                           RegimeBook::distance(shape, regimes_.current_shape()) <= config_.shape;
-  if (!same_shape || !level_.same_loop(plan_.predicted(), stored, config_)) {
-    another_phase(stored, std::move(shape), level);
+  const bool same_predictions = level_.same_loop(plan_.predicted(), stored, config_);
+  if (same_shape && same_predictions) {
+    same_loop_elsewhere(level);
     return;
   }
+  if (!same_shape && same_predictions && regimes_.find(shape, config_.shape) < 0) {
+    // Another shape, yet the arms rank as before: a loop whose work moved
+    // along its iterations (a zooming view) but whose best arm did not, or
+    // a phase whose best arm differs by what the simulator does not see.
+    // The runner-up tells: it moves with the checked arm only in the first.
+    int runner = -1;
+    for (int a = 0; a < book_.size(); ++a) {
+      const ArmState& arm = book_[a];
+      if (a == level_.arm || arm.retired || arm.all.count == 0) continue;
+      if (runner < 0 || arm.all.mean < book_[runner].all.mean) runner = a;
+    }
+    if (runner >= 0) {
+      level_.witness = {runner, book_[runner].all.mean, stored, std::move(shape), level};
+      phase_ = Phase::witness;
+      return;
+    }
+  }
+  another_phase(stored, std::move(shape), level);
+}
+
+void AutoSelector::judge_witness(double time) {
+  autoselect::LevelCheck::Witness w = std::move(level_.witness);
+  level_.witness.arm = -1;
+  phase_ = Phase::trials;
+  const ArmState& best = book_[level_.arm];
+  const double ratio = level_.samples.count > 0 ? level_.samples.mean / best.all.mean
+                       : regimes_.current_level() > 0 ? w.level / regimes_.current_level()
+                                                      : 1.0;
+  if (level_.witness_agrees(time, ratio, config_) || !config_.phases) {
+    same_loop_elsewhere(w.level);
+    if (config_.phases) regimes_.set_current(std::move(w.shape), w.level);  // this shape is the loop's now
+    return;
+  }
+  another_phase(w.predicted, std::move(w.shape), w.level);
+}
+
+void AutoSelector::same_loop_elsewhere(double level) {
   // The same loop, in a process at another level: no trials. Every sample
   // is scaled by what the checked arm measures now (the warm start's verify
   // instances, or the instances that raised the change test) over its mean,

@@ -165,6 +165,7 @@ class AutoSelector final : public Selector {
     resume,   ///< a state was loaded: the next choice runs the stored best
     verify,   ///< the stored best's first instances are compared with its stored mean
     profile,  ///< the next choice is a profiling instance
+    witness,  ///< the runner-up runs once: the same loop at another level, or another phase?
     trials,   ///< the trial plan: shortlist (or sweep), extra trials, second looks
     sample,   ///< Thompson sampling over the arms in play
   };
@@ -210,6 +211,10 @@ class AutoSelector final : public Selector {
   void another_phase(const std::vector<double>& stored, std::vector<double> shape, double level);
   /// Brings an archived phase back, its samples moved to `level`.
   void restore(autoselect::Regime regime, double level);
+  /// The same loop at another level: every sample moved to it, no trials.
+  void same_loop_elsewhere(double level);
+  /// The witness's instance is in: same_loop_elsewhere() or another_phase().
+  void judge_witness(double time);
   /// The samples do not describe this loop: drops them.
   void forget_stored();
   /// Installs arm statistics from load_state() or seed(); false, with

@@ -81,7 +81,7 @@ arm mfac2 factor 1.15 -> 0.88 at 0.5
 }
 
 TEST(AutoOnRealCodes, AMemoryBoundLoopWhosePredictionFavoursADynamicArmEndsOnAMeasuredFasterStatic) {
-  // A balanced loop of cheap iterations (30 ns): the simulator ties static
+  // A balanced loop of cheap iterations (15 ns): the simulator ties static
   // with the dynamic arms or puts it a few percent behind; the cache it
   // cannot see makes static 25% faster than simulated.
   const std::string text = R"(name affinity
@@ -90,7 +90,7 @@ noise 0.02
 workers 8
 iterations 262144
 shape ramp 0 1
-loop-time 1
+loop-time 0.5
 arms auto
 arm static factor 0.75
 )";

@@ -51,6 +51,13 @@ void LevelCheck::clear() noexcept {
   samples_counted = false;
   left = 0;
   arm = -1;
+  witness.arm = -1;
+}
+
+bool LevelCheck::witness_agrees(double witness_time, double ratio, const AutoConfig& config) const {
+  const double own = witness_time / witness.mean;
+  return std::isfinite(own) && own > 0 && std::isfinite(ratio) && ratio > 0 &&
+         std::abs(std::log(own / ratio)) <= std::log1p(config.match);
 }
 
 }  // namespace autosched::autoselect

@@ -42,6 +42,23 @@ struct LevelCheck {
                                const AutoConfig& config) const;
   /// Forgets the check.
   void clear() noexcept;
+  /// Whether the witness moved with the checked arm (`ratio`: the checked
+  /// arm's new mean over its old), within `match`.
+  [[nodiscard]] bool witness_agrees(double witness_time, double ratio, const AutoConfig& config) const;
+
+  /// A witness: when the profile shows another shape but the same
+  /// predictions, the runner-up runs once. If it moved by the checked arm's
+  /// factor the whole process moved (the same loop at another level); if not,
+  /// the loop changed under the checked arm (another phase). What the verdict
+  /// needs is kept until the witness's instance is in.
+  struct Witness {
+    int arm = -1;                   ///< the runner-up; -1: no witness pending
+    double mean = 0;                ///< its mean before
+    std::vector<double> predicted;  ///< the predictions before the profile
+    std::vector<double> shape;      ///< the new profile's shape and level
+    double level = 0;
+  };
+  Witness witness;
 
   int arm = -1;               ///< the arm checked (the stored or watched best); -1: none
   int left = 0;               ///< verify instances still to come
