@@ -1,0 +1,128 @@
+// AutoSelector across runs: the state it saves to the store (auto5: the
+// arms' samples and predictions, the trials still queued, the instances
+// learned from, the loop's phases), loads back (auto3/auto4 from older
+// stores too), adopts from a neighbouring size class, or is seeded with.
+// What the first instances after a warm start do is choose()'s resume phase.
+#include <autosched/select/auto_selector.hpp>
+
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace autosched {
+
+using autoselect::ArmState;
+using autoselect::RegimeBook;
+
+std::string AutoSelector::save_state() const {
+  std::ostringstream out;
+  out.precision(17);
+  if (!loop_arms_.empty() && plan_.has_predictions(book_.size())) {
+    // auto5: the instances learned from, the trials still queued (a loop
+    // that runs once per process continues them in the next run), each
+    // arm's statistics and prediction, and the loop's regimes. Saved even
+    // before any arm has a sample: a profile's ranking is worth keeping.
+    const std::vector<int> pending = plan_.pending();
+    out << "auto5 " << book_.size() << ' ' << resumed_instances_ + instances_ << ' ' << pending.size();
+    for (const int a : pending) out << ' ' << a;
+    book_.write(out, &plan_.predicted());
+    regimes_.write(out);
+    return out.str();
+  }
+  // Arms without samples (a sweep cut off by the end of the run) are swept
+  // by the run that loads this.
+  if (book_.best() < 0) return {};
+  // auto4 adds each arm's predicted time (0: none), so that a warm start
+  // knows which arms the simulator calls equal without profiling again.
+  const bool predicted = plan_.has_predictions(book_.size());
+  out << (predicted ? "auto4 " : "auto3 ") << book_.size();
+  book_.write(out, predicted ? &plan_.predicted() : nullptr);
+  return out.str();
+}
+
+bool AutoSelector::load_state(std::string_view state) {
+  std::istringstream in{std::string(state)};
+  std::string tag;
+  std::size_t arms = 0;
+  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4" && tag != "auto5") ||
+      arms != static_cast<std::size_t>(book_.size())) {
+    return false;
+  }
+  long instances = 0;
+  std::vector<int> pending;
+  if (tag == "auto5") {
+    std::size_t count = 0;
+    if (!(in >> instances >> count) || instances < 0 || instances > RunningStats::max_loaded_count || count > arms) {
+      return false;
+    }
+    pending.resize(count);
+    for (int& a : pending) {
+      if (!(in >> a) || a < 0 || a >= static_cast<int>(arms)) return false;
+    }
+  }
+  std::vector<ArmState> loaded;
+  std::vector<double> predicted;
+  if (!autoselect::ArmBook::read(in, arms, loaded, tag == "auto3" ? nullptr : &predicted)) return false;
+  RegimeBook regimes;
+  if (tag == "auto5" && !regimes.read(in, arms)) return false;
+  std::string rest;
+  if (in >> rest) return false;
+  if (tag != "auto5") {
+    for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
+  }
+  const bool trials_left = !pending.empty() && !loop_arms_.empty();
+  if (!resume(std::move(loaded), trials_left)) return false;
+  if (!loop_arms_.empty()) plan_.predicted() = std::move(predicted);
+  if (trials_left) {
+    // The last run stopped during its trials (a loop that runs once per
+    // process stops after each): this one continues them, in their order.
+    // Its first instance is learned from, cold as it is: in such a loop
+    // every run's instance is a first one, so the trials compare alike, and
+    // a warm-up would discard the only sample each run has.
+    plan_.queue(std::move(pending));
+    phase_ = Phase::trials;
+    warmup_left_ = 0;
+  }
+  regimes_ = std::move(regimes);
+  resumed_instances_ = instances;
+  return true;
+}
+
+bool AutoSelector::adopt_state(std::string_view state) {
+  if (loop_arms_.empty() || instances_ > 0) return false;
+  // A state whose trials were still queued, or that does not load, is no
+  // start: this size profiles and ranks on its own.
+  AutoSelector probe(loop_arms_, config_);
+  if (!probe.load_state(state) || probe.phase_ != Phase::resume || !load_state(state)) return false;
+  resumed_instances_ = 0;  // another point's history, not this one's
+  profile_first_ = true;
+  return true;
+}
+
+bool AutoSelector::seed(std::span<const RunningStats> samples) {
+  if (samples.size() != static_cast<std::size_t>(book_.size())) return false;
+  std::vector<ArmState> seeded(samples.size());
+  for (std::size_t i = 0; i < seeded.size(); ++i) seeded[i].all = samples[i];
+  return resume(std::move(seeded));
+}
+
+bool AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
+  if (!autoselect::ArmBook::valid(arms) || !(trials_left || autoselect::ArmBook::in_play(arms))) return false;
+  book_.states() = std::move(arms);
+  settled_.deactivate();  // the next choice runs the stored best
+  // No sweep: the stored samples stand in for it, except for arms the last
+  // run did not reach. Prediction mode runs no arm blind: arms the last run
+  // never tried stay untried unless this run's profile and ranking call for
+  // them.
+  std::vector<int> unsampled;
+  for (int i = 0; i < book_.size() && loop_arms_.empty(); ++i) {
+    if (book_[i].all.count == 0 && !book_[i].retired) unsampled.push_back(i);
+  }
+  plan_.queue(std::move(unsampled));
+  plan_.skip_recheck();
+  change_.watched = -1;
+  phase_ = Phase::resume;
+  return true;
+}
+
+}  // namespace autosched
