@@ -2,13 +2,13 @@
 # Runs every pattern program (autosched-pattern-*) at a small size under
 # several schedules and fails if any run's own check fails: natively with
 # OMP_SCHEDULE=static, dynamic,1 and guided, and through the drop-in
-# (`autosched run --schedule S`) with static, ss, gss, fac2, static-steal and
-# auto. The programs' checks are built to hold under any schedule (they never
+# (`autosched run --schedule S`) under every technique of the portfolio and
+# three selectors. The programs' checks are built to hold under any schedule (they never
 # rely on which thread runs which iteration), so a failure here is a lost,
 # repeated or misplaced iteration, in the program or in the scheduler.
 # Builds nothing: give it the bin directory of a build that has the pattern
 # programs and the autosched tool (AUTOSCHED names another tool).
-# Usage: apps/patterns/check.sh <bin-dir>        (about 20 s on 2 cores)
+# Usage: apps/patterns/check.sh <bin-dir>        (about a minute on 2 cores)
 set -euo pipefail
 if [[ $# -ne 1 || ! -d $1 ]]; then
   echo "usage: $0 <bin-dir>   (the directory holding autosched-pattern-* and autosched)" >&2
@@ -31,7 +31,11 @@ declare -A args=(
 )
 programs=(hydro particle-filter lu cg lookup)
 native=(static dynamic,1 guided)
-dropin=(static ss gss fac2 static-steal auto)
+# Every technique of the portfolio (as tests/omp runs the plain apps), a few
+# with a chunk or a profile, and the selectors.
+dropin=(static static,chunk=4 ss ss,chunk=3 fsc mfsc gss gss,chunk=16 guided-llvm auto-llvm tss static-steal fac
+        fac,mu=120,sigma=40 mfac fac2 mfac2 wf tap bold awf awf-b awf-c awf-d awf-e af maf pls tfss fiss viss rnd
+        auto auto:expert auto:qlearn)
 threads=${OMP_NUM_THREADS:-2}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
