@@ -4,6 +4,7 @@
 #include <autosched/drive/loop.hpp>
 
 #include <type_traits>
+#include <utility>
 
 namespace autosched::drive {
 
@@ -15,6 +16,13 @@ constexpr bool is_dispenser = !std::is_same_v<std::decay_t<D>, std::monostate>;
 /// Same as push mode (instance.cpp): an untimed guarded trial reads the clock
 /// every this many chunks.
 constexpr int guard_check_chunks = 8;
+
+/// Dispensers whose workers ignore the start time they are given (worker()
+/// and finished() do not read it).
+template <class D>
+constexpr bool ignores_worker_start = std::is_same_v<D, BlockStatic> || std::is_same_v<D, CyclicStatic> ||
+                                      std::is_same_v<D, ChunkSequence> || std::is_same_v<D, StaticSteal> ||
+                                      std::is_same_v<D, RandomChunks>;
 
 /// The next chunk of `dispenser` for the worker whose state is in `worker`.
 template <class Workers>
@@ -34,19 +42,31 @@ IndexRange next_of(AnyDispenser& dispenser, Workers& worker) noexcept {
 }  // namespace
 
 Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid_(tid) {
-  stats_.start_ns = now();
-  instance.begin_worker(tid);
+  guarded_ = instance.deadline_ns_ > 0;
+  unit_base_ = instance.begin_;
   std::visit(
       [&](auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (is_dispenser<D>) {
-          worker_.template emplace<typename D::Worker>(d.worker(tid, stats_.start_ns));
           timed_ = D::timed || instance.time_chunks_;
+          // A worker's own start costs a clock read; only a technique that
+          // times its workers needs it, the record can take the loop's.
+          stats_.start_ns = timed_ || !ignores_worker_start<D> ? now() : instance.start_ns_;
+          instance.begin_worker(tid);
+          auto& w = worker_.template emplace<typename D::Worker>(d.worker(tid, stats_.start_ns));
+          if constexpr (std::is_same_v<D, BlockStatic>) {
+            if (!timed_ && !guarded_) {
+              block_ = std::exchange(w.block, IndexRange{});
+              block_path_ = true;
+            }
+          }
+        } else {
+          stats_.start_ns = now();
+          instance.begin_worker(tid);
         }
       },
       instance.dispenser_);
   if (timed_) stats_.busy_ns = 0;
-  guarded_ = instance.deadline_ns_ > 0;
   until_check_ = guard_check_chunks;
   auto* seq = std::get_if<ChunkSequence>(&instance.dispenser_);
   if (seq != nullptr && seq->unit_chunks() && !timed_ && !guarded_) {
@@ -56,7 +76,6 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
   // A guarded trial counts chunks towards its clock reads: general path only.
   auto* steal = std::get_if<StaticSteal>(&instance.dispenser_);
   if (steal != nullptr && !timed_ && !guarded_) steal_ = steal;
-  unit_base_ = instance.begin_;
 }
 
 Cursor::~Cursor() { (void)leave(); }
@@ -115,8 +134,18 @@ IndexRange Cursor::hand_out(IndexRange c, std::int64_t base, std::int64_t asked)
   return {base + c.begin, base + c.end};
 }
 
+IndexRange Cursor::next_block() noexcept {
+  // Static hands out nothing shared: no dispenser call, only the cancel flag.
+  const IndexRange c = std::exchange(block_, IndexRange{});
+  if (c.empty() || instance_->cancelled()) return {};
+  ++stats_.chunks;
+  stats_.iterations += c.size();
+  return {unit_base_ + c.begin, unit_base_ + c.end};
+}
+
 IndexRange Cursor::next_general() noexcept {
   if (left_) return {};
+  if (block_path_) return next_block();
   const std::int64_t asked = timed_ ? now() : 0;
   if (timed_ && !current_.empty()) complete_previous(asked);
   current_ = {};
@@ -138,6 +167,7 @@ std::exception_ptr Cursor::leave() noexcept {
   left_ = true;
   unit_ = nullptr;
   steal_ = nullptr;
+  block_ = {};
   const std::int64_t done = now();
   if (timed_ && !current_.empty()) complete_previous(done);
   current_ = {};
@@ -152,12 +182,9 @@ std::exception_ptr Cursor::leave() noexcept {
         }
       },
       instance_->dispenser_);
-  Instance* inst = instance_;
-  Loop* loop = inst->loop_;
-  inst->finish_worker(tid_, stats_);
-  // The instance stays alive until every worker has left: read its error first.
-  std::exception_ptr error = inst->error();
-  if (inst->leave()) loop->release(inst);
+  // The last worker closes the instance and pools it: it must not be used after.
+  std::exception_ptr error;
+  instance_->finish_worker(tid_, stats_, error);
   return error;
 }
 

@@ -12,7 +12,9 @@
 ///
 /// A chunk's time is the time between the next() that returned it and the
 /// next call (next() or leave()), so adaptive techniques learn as they do in
-/// push mode. A guarded trial (a selector's arm with a time budget) is cut as
+/// push mode. Untimed techniques that do not read a worker's start (static,
+/// the planned sequences, static-steal, rnd) read the clock once per worker,
+/// when it leaves: its ThreadStats::start_ns is then the instance's start. A guarded trial (a selector's arm with a time budget) is cut as
 /// in push mode: past the deadline, the cursor that notices takes the
 /// unclaimed rest away from the trial, and every cursor then serves chunks of
 /// the fallback arm until the rest is done.
@@ -90,6 +92,8 @@ class Cursor {
   /// Switches to the instance's fallback arm, once there is one.
   bool enter_fallback() noexcept;
   IndexRange hand_out(IndexRange c, std::int64_t base, std::int64_t asked) noexcept;
+  /// Block static's path of next(): the worker's block, once.
+  IndexRange next_block() noexcept;
   void complete_previous(std::int64_t done) noexcept;
 
   Instance* instance_;
@@ -103,7 +107,9 @@ class Cursor {
   ChunkSequence* unit_ = nullptr;  ///< set when the unit-chunk path applies
   StaticSteal* steal_ = nullptr;   ///< set when the owner path applies
   std::int64_t unit_n_ = 0;
-  std::int64_t unit_base_ = 0;     ///< the instance's first index (both paths)
+  std::int64_t unit_base_ = 0;     ///< the instance's first index (the quick paths)
+  IndexRange block_;               ///< block static, untimed and unguarded: this worker's block
+  bool block_path_ = false;        ///< set when block_ applies
   bool timed_ = false;
   bool guarded_ = false;
   bool on_fallback_ = false;

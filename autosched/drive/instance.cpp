@@ -7,6 +7,7 @@
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace autosched::drive {
 
@@ -36,12 +37,8 @@ void Instance::cancel() noexcept {
   if (phase_.load(std::memory_order_acquire) == 2) std::visit(stop, fallback_);
 }
 
-std::exception_ptr Instance::error() const noexcept {
-  return error_published_.load(std::memory_order_acquire) ? error_ : nullptr;
-}
-
 void Instance::begin_worker(int tid) const noexcept {
-  if (detail::observed()) detail::notify_worker_begin({loop_->name(), index_, tid, p_});
+  if (detail::worker_begin_observed()) detail::notify_worker_begin({loop_->name(), index_, tid, p_});
 }
 
 template <class D>
@@ -176,14 +173,60 @@ std::int64_t Instance::work(int tid, const ChunkBody& body) noexcept {
       dispenser_);
   // acq_rel: the closing thread sees every worker's stats and dispenser writes.
   const int p = p_;
-  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this);
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this, false);
   return iterations;
 }
 
-void Instance::finish_worker(int tid, const ThreadStats& stats) noexcept {
+void Instance::finish_worker(int tid, const ThreadStats& stats, std::exception_ptr& error) noexcept {
   threads_[tid].stats = stats;
+  // Once this worker has counted itself, the instance may be closed and
+  // opened again for another team: read the error before.
+  error = this->error();
   const int p = p_;
-  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this);
+  if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) {
+    // The last one sees every worker's failure, and no thread uses the
+    // instance any more: it is closed and pooled in one locked section.
+    if (!error) error = this->error();
+    loop_->close(*this, true);
+  }
+}
+
+void Instance::reserve(int p) {
+  // Room for a plan of this many runs of equal chunks: gss over 2^16
+  // iterations on 2 threads needs 16, and the count grows with P about as
+  // P·ln(N/P²); a plan that needs more grows once, on the thread that opens.
+  const std::size_t runs = 64 + 16 * static_cast<std::size_t>(p);
+  const PlanKey none{.n = -1};  // matches no instance's plan
+  const std::vector<double> weights(static_cast<std::size_t>(p), 1.0);
+  for (Workspace* ws : {&workspace_, &fallback_workspace_}) {
+    ws->plan(none, [&](SequencePlan& plan) { plan.runs.reserve(runs); });
+    (void)ws->slots(p);
+    (void)ws->blocks(profile_blocks);
+    (void)ws->copy_weights(weights);
+  }
+}
+
+void Instance::reset_for_pool() noexcept {
+  // Only what an instance changed: one that ran as planned, the common
+  // case, leaves the lines of its rare fields alone.
+  if (phase_.load(std::memory_order_relaxed) != 0) {
+    fallback_.emplace<std::monostate>();
+    phase_.store(0, std::memory_order_relaxed);
+  }
+  cut_ = false;
+  deadline_ns_ = 0;
+  if (group_ != nullptr) {
+    group_ = nullptr;
+    ticket_ = {};
+  }
+  if (cancelled_.load(std::memory_order_relaxed)) cancelled_.store(false, std::memory_order_relaxed);
+  finished_.store(0, std::memory_order_relaxed);
+  if (left_.load(std::memory_order_relaxed) != 0) left_.store(0, std::memory_order_relaxed);
+  if (failed_.load(std::memory_order_relaxed)) {
+    failed_.store(false, std::memory_order_relaxed);
+    error_published_.store(false, std::memory_order_relaxed);
+    error_ = nullptr;
+  }
 }
 
 }  // namespace autosched::drive

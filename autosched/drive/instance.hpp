@@ -20,6 +20,10 @@
 #include <exception>
 #include <memory>
 
+namespace autosched {
+struct Schedule;
+}  // namespace autosched
+
 namespace autosched::drive {
 
 class Loop;
@@ -35,7 +39,9 @@ class Instance {
   /// the instance can close: afterwards it may be recycled.
   std::int64_t work(int tid, const ChunkBody& body) noexcept;
   /// The first exception a body threw, once it is visible to this thread.
-  [[nodiscard]] std::exception_ptr error() const noexcept;
+  [[nodiscard]] std::exception_ptr error() const noexcept {
+    return error_published_.load(std::memory_order_acquire) ? error_ : nullptr;
+  }
   /// Records `e` as the instance's error (the first one wins) and stops
   /// handing out chunks. Pull-mode callers report their bodies' exceptions here.
   void fail(std::exception_ptr e) noexcept;
@@ -75,15 +81,42 @@ class Instance {
   bool fallback_ready() const noexcept;
   void run_fallback(int tid, ThreadStats& st, const ChunkBody& body);
   void begin_worker(int tid) const noexcept;
-  /// Stores worker `tid`'s stats; the last worker to finish closes the instance.
-  void finish_worker(int tid, const ThreadStats& stats) noexcept;
+  /// Pull mode: stores worker `tid`'s stats; the last worker to finish
+  /// closes the instance and returns it to the pool. `error` receives the
+  /// instance's error as this worker leaves it.
+  void finish_worker(int tid, const ThreadStats& stats, std::exception_ptr& error) noexcept;
+  /// Sizes what a new instance for `p` workers may need (slots, plans,
+  /// profile blocks), so that the first plan of a technique it has not run
+  /// yet (a selector's next trial) allocates nothing while loops run.
+  void reserve(int p);
+  /// Back to the state open() expects; the dispenser is kept (Loop::open_locked re-arms it).
+  void reset_for_pool() noexcept;
 
+  /// What the dispenser was last set up for. The next instance of the same
+  /// fixed schedule (same resolved schedule, n and team) on a dispenser
+  /// without shared state (static) reuses it as it is: no schedule copy, no
+  /// substitution check, no set-up.
+  struct ArmedFor {
+    const Schedule* schedule = nullptr;
+    std::uint64_t version = 0;
+    std::int64_t n = -1;
+    int p = 0;
+    friend bool operator==(const ArmedFor&, const ArmedFor&) = default;
+  };
+
+  // What changes per instance and every cursor reads, on one line: an
+  // instance re-armed for the same loop writes nothing else before its
+  // teammates enter it.
   Loop* loop_ = nullptr;
   std::uint64_t index_ = 0;
   std::int64_t begin_ = 0;
   std::int64_t n_ = 0;
+  std::int64_t start_ns_ = 0;
+  std::int64_t deadline_ns_ = 0;  ///< a guarded trial is cut at this time; 0: not guarded
   int p_ = 1;
   bool time_chunks_ = false;
+  bool cut_ = false;
+
   /// What ran: the arm asked for (`spec_.technique`, the schedule's or the
   /// decision's), and the technique set up (differs when it had to be
   /// substituted, e.g. fsc without a profile runs mfsc).
@@ -92,8 +125,8 @@ class Instance {
   bool exp_chunk_ = false;  ///< spec_.chunk was computed by expChunk(N, P)
   std::int64_t chunk_ = 0;  ///< the chunk parameter used
   TechniqueParams params_;
-  std::int64_t start_ns_ = 0;
   AnyDispenser dispenser_;
+  ArmedFor armed_;  ///< n = -1: not reusable
   Workspace workspace_;
   std::unique_ptr<ThreadSlot[]> threads_;
   int thread_capacity_ = 0;
@@ -105,20 +138,21 @@ class Instance {
 
   // Guard: a trial with a budget is cut at deadline_ns_; the unclaimed rest
   // [fallback_begin_, N) then runs on the ticket's fallback arm.
-  std::int64_t deadline_ns_ = 0;  ///< 0: not guarded
   std::int64_t fallback_begin_ = 0;
   AnyDispenser fallback_;
   Workspace fallback_workspace_;
-  bool cut_ = false;
   /// 0 trial running, 1 switching, 2 fallback ready, 3 the trial cannot be cut.
   alignas(64) std::atomic<int> phase_{0};
 
+  // Read by every thread, written only when a body fails or the loop is
+  // cancelled: apart from the finish counter, so that reading them does
+  // not wait for the line the other threads' fetch_add moves around.
   alignas(64) std::atomic<bool> cancelled_{false};
-  alignas(64) std::atomic<int> finished_{0};
-  std::atomic<int> left_{0};
   std::atomic<bool> failed_{false};
   std::atomic<bool> error_published_{false};
   std::exception_ptr error_;
+  alignas(64) std::atomic<int> finished_{0};
+  std::atomic<int> left_{0};
 };
 
 }  // namespace autosched::drive

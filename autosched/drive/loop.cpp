@@ -11,50 +11,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <limits>
-#include <map>
-#include <shared_mutex>
 
 namespace autosched::drive {
 
-// ---------------------------------------------------------------- registry
-
 namespace {
-
-class Registry {
- public:
-  Loop& get(std::string_view id) {
-    {
-      std::shared_lock read(mutex_);
-      if (auto it = loops_.find(id); it != loops_.end()) return *it->second;
-    }
-    std::unique_lock write(mutex_);
-    auto [it, inserted] = loops_.try_emplace(std::string(id));
-    if (inserted) it->second = std::make_unique<Loop>(std::string(id));
-    return *it->second;
-  }
-  Loop* find(std::string_view id) {
-    std::shared_lock read(mutex_);
-    auto it = loops_.find(id);
-    return it == loops_.end() ? nullptr : it->second.get();
-  }
-  std::vector<std::string> ids() {
-    std::shared_lock read(mutex_);
-    std::vector<std::string> out;
-    for (const auto& [id, record] : loops_) out.push_back(id);
-    return out;
-  }
-
- private:
-  std::shared_mutex mutex_;
-  std::map<std::string, std::unique_ptr<Loop>, std::less<>> loops_;
-};
-
-Registry& registry() {
-  static auto* r = new Registry;  // never destroyed: loops may run during static destruction
-  return *r;
-}
 
 /// LoopOptions::profile and ::weights held to the rules their schedule-text
 /// spellings follow (mu=, sigma=, h=, weights=): NaN, infinities and
@@ -80,10 +41,6 @@ void check_request(const OpenRequest& r, const std::string& loop) {
 
 }  // namespace
 
-Loop& loop(std::string_view id) { return registry().get(id); }
-Loop* find_loop(std::string_view id) { return registry().find(id); }
-std::vector<std::string> loop_ids() { return registry().ids(); }
-
 // ---------------------------------------------------------------- opening
 
 const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
@@ -104,6 +61,7 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
       option_schedule_ = std::move(checked);
       option_typed_ = *typed;
       option_text_.clear();
+      ++schedule_version_;
     }
     return *option_schedule_;
   }
@@ -114,6 +72,7 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
       option_schedule_ = parse_schedule(schedule_environment().with_rl_keys(text), source);
       option_text_ = text;
       option_typed_.reset();
+      ++schedule_version_;
     }
     return *option_schedule_;
   }
@@ -122,11 +81,13 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
     const Schedule* s = schedule_environment().for_loop(name_);
     env_schedule_ = s != nullptr ? *s : default_schedule();
     env_generation_ = generation;
+    ++schedule_version_;
   }
   return env_schedule_;
 }
 
 void Loop::prepare(Instance& inst, int p) {
+  inst.armed_ = {};  // set again by open_locked when the dispenser may be reused
   inst.p_ = p;
   inst.chunk_ = inst.spec_.chunk_for(inst.n_, p);
   inst.exp_chunk_ = inst.spec_.expert_chunk && inst.chunk_ > 0;
@@ -144,11 +105,25 @@ void Loop::prepare(Instance& inst, int p) {
   }
 }
 
-Instance* Loop::take_from_pool() {
-  if (pool_.empty()) return new Instance;
+Instance* Loop::take_from_pool(int p) {
+  if (spare_) [[likely]] return spare_.release();
+  if (pool_.empty()) {
+    auto inst = std::make_unique<Instance>();
+    inst->reserve(p);
+    return inst.release();
+  }
   Instance* inst = pool_.back().release();
   pool_.pop_back();
   return inst;
+}
+
+void Loop::pool(Instance* inst) {
+  std::unique_ptr<Instance> owned(inst);
+  if (!spare_) {
+    spare_ = std::move(owned);
+  } else {
+    pool_.push_back(std::move(owned));  // grows only when more instances are in flight than ever before
+  }
 }
 
 Instance* Loop::open(const OpenRequest& request) {
@@ -156,19 +131,52 @@ Instance* Loop::open(const OpenRequest& request) {
   return open_locked(request);
 }
 
+namespace {
+
+/// How often a team's thread looks for its instance while the loop's lock
+/// is held before it queues on the lock (which sleeps): some 20-50 µs,
+/// longer than opening takes (a decision and a dispenser's set-up), short
+/// enough not to keep a descheduled opener off an oversubscribed core long.
+constexpr int attach_tries = 1024;
+
+void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/// Dispensers that keep no state between instances (static's blocks and
+/// cyclic chunks are a function of n and p alone): one set up for the same
+/// n and team is ready again as it is.
+bool reusable(TechniqueId ran) noexcept { return ran == TechniqueId::static_; }
+
+}  // namespace
+
 Instance* Loop::open_locked(const OpenRequest& request) {
   check_request(request, name_);  // before anything is decided or taken from the pool
   const Schedule& schedule = resolve_schedule(request);
-  std::unique_ptr<Instance> owned(take_from_pool());
+  std::unique_ptr<Instance> owned(take_from_pool(request.p));
   Instance& inst = *owned;
   inst.loop_ = this;
   inst.index_ = instances_++;
   inst.begin_ = request.begin;
   inst.n_ = request.n;
   inst.time_chunks_ = request.time_chunks;
-  inst.spec_ = schedule.fixed;
+  // A fixed schedule with nothing from the request merged into its
+  // parameters: what the instance runs follows from the schedule, n and p.
+  const bool plain = !schedule.selection && request.profile == nullptr && request.weights.empty();
+  const Instance::ArmedFor armed{&schedule, schedule_version_, request.n, request.p};
+  if (plain && inst.armed_ == armed && reusable(inst.ran_)) [[likely]] {
+    inst.start_ns_ = now();
+    return owned.release();
+  }
+  inst.armed_ = {};  // until this set-up has succeeded
   inst.params_ = schedule.fixed.params;
-  if (schedule.selection) {
+  if (!schedule.selection) {
+    inst.spec_ = schedule.fixed;
+  } else {
     if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
     inst.group_ = group_;
     inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p);
@@ -188,14 +196,21 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   try {
     if (inst.params_.weights.empty() && !request.weights.empty())
       inst.params_.weights.assign(request.weights.begin(), request.weights.end());
-    inst.start_ns_ = now();
+    // Only BOLD's set-up reads the start (its time origin); every other
+    // technique's starts at the clock read below.
+    inst.start_ns_ = inst.spec_.technique == TechniqueId::bold ? now() : 0;
     prepare(inst, request.p);
   } catch (...) {
     // A decision nobody carries out: left in flight, it would make every
     // later instance of this point follow it without learning.
     if (inst.ticket_.owns) inst.group_->abandon(inst.ticket_);
+    // Pooled as it is, the instance would keep a ticket that open() takes for its own.
+    inst.reset_for_pool();
+    inst.armed_ = {};
+    pool(owned.release());
     throw;
   }
+  if (plain) inst.armed_ = armed;
   inst.start_ns_ = now();  // planning is part of opening, not of the loop
   const Ticket& t = inst.ticket_;
   if (t.owns && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
@@ -209,44 +224,62 @@ void Loop::reopen(Instance& inst, int p) noexcept {
   prepare(inst, p);
 }
 
-namespace {
-
-/// Tries to take `m` this many times, with a pause between tries, before
-/// sleeping on it: about 20-40 µs, longer than the opening a team's other
-/// threads wait for (a decision and a dispenser's set-up, a few µs).
-constexpr int open_spin_tries = 512;
-
-/// Takes `m`, spinning first. The threads of a team reach a pull-mode loop
-/// together, and all but one wait while that one opens the instance; with a
-/// plain lock they sleep in the kernel and each needs a wake-up, which on a
-/// VM costs tens of µs of the loop's time, every instance.
-std::unique_lock<std::mutex> lock_spinning(std::mutex& m) {
-  for (int i = 0; i < open_spin_tries; ++i) {
-    if (m.try_lock()) return {m, std::adopt_lock};
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-  return std::unique_lock<std::mutex>(m);
-}
-
-}  // namespace
-
 Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& request) {
-  // One lock for the lookup and the opening: two threads of a team arriving
-  // together must not both open.
-  const std::unique_lock lock = lock_spinning(mutex_);
-  for (auto it = entering_.begin(); it != entering_.end(); ++it) {
-    if (it->ticket.team != ticket.team || it->ticket.sequence != ticket.sequence) continue;
-    Instance* inst = it->instance;
-    if (++it->entered == inst->p_) entering_.erase(it);  // everyone is in: forget the ticket
+  const bool team = request.p > 1;
+  bool opening = false;
+  for (;;) {
+    if (team) {
+      // The team's other threads: one compare-and-swap on the opener's slot.
+      // A thread that finds the lock held looks again rather than queue: the
+      // holder is most likely a teammate about to reserve that slot (a team
+      // reaches its loop together).
+      for (int tries = 0;; ++tries) {
+        if (Instance* inst = entries_.enter(ticket, opening)) [[likely]] return inst;
+        if (!opening && mutex_.try_lock()) break;
+        if (tries == attach_tries) {
+          mutex_.lock();
+          break;
+        }
+        pause();
+      }
+    } else {
+      mutex_.lock();
+    }
+    std::unique_lock lock(mutex_, std::adopt_lock);
+    if (team) {
+      // Opened while this thread waited for the lock, or kept in the list.
+      if (Instance* inst = entries_.enter(ticket, opening)) return inst;
+      if (opening) continue;  // its opener publishes it once it has let the lock go
+      for (auto it = entering_.begin(); it != entering_.end(); ++it) {
+        if (it->ticket.team != ticket.team || it->ticket.sequence != ticket.sequence) continue;
+        Instance* inst = it->instance;
+        if (++it->entered == inst->p_) entering_.erase(it);  // everyone is in: forget the ticket
+        return inst;
+      }
+    }
+    // This thread opens. Its slot is reserved first, so that teammates who
+    // arrive meanwhile poll the slot rather than queue on the lock.
+    const int slot = team ? entries_.reserve(ticket, static_cast<std::uint32_t>(request.p - 1)) : -1;
+    Instance* inst = nullptr;
+    try {
+      // Pull-mode instances are guarded like push-mode ones: the cursors
+      // look at the deadline and move to the fallback arm (drive/cursor.hpp).
+      inst = open_locked(request);
+    } catch (...) {
+      if (slot >= 0) entries_.cancel(slot);  // each teammate tries, and fails, on its own
+      throw;
+    }
+    if (slot < 0) {
+      if (inst->p_ > 1) entering_.push_back({ticket, inst, 1});
+      return inst;
+    }
+    // The reserved slot is this thread's alone: it is published after the
+    // unlock, whose fence would otherwise wait for the polling teammates to
+    // give the slot's line back.
+    lock.unlock();
+    entries_.publish(slot, inst);
     return inst;
   }
-  // Pull-mode instances are guarded like push-mode ones: the cursors look at
-  // the deadline and move to the fallback arm (drive/cursor.hpp).
-  Instance* inst = open_locked(request);
-  if (inst->p_ > 1) entering_.push_back({ticket, inst, 1});
-  return inst;
 }
 
 bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
@@ -275,7 +308,7 @@ int arm_that_ran(const DecisionSlot& slot, TechniqueId ran, const TechniqueSpec&
 
 }  // namespace
 
-void Loop::close(Instance& inst) noexcept {
+void Loop::close(Instance& inst, bool release) noexcept {
   std::lock_guard lock(mutex_);
   // A failed instance ran on partial data: it must teach neither the loop's
   // memory nor its selector. (A cut trial's memory is partial too.)
@@ -323,24 +356,16 @@ void Loop::close(Instance& inst) noexcept {
     detail::notify_instance_closed(
         {r, name_.c_str(), inst.ran_, t.slot, t.slot != nullptr ? inst.group_ : nullptr, measured});
   }
+  if (release) {
+    inst.reset_for_pool();
+    pool(&inst);
+  }
 }
 
 void Loop::release(Instance* inst) noexcept {
-  inst->dispenser_.emplace<std::monostate>();
-  inst->fallback_.emplace<std::monostate>();
-  inst->phase_.store(0, std::memory_order_relaxed);
-  inst->deadline_ns_ = 0;
-  inst->cut_ = false;
-  inst->group_ = nullptr;
-  inst->ticket_ = {};
-  inst->cancelled_.store(false, std::memory_order_relaxed);
-  inst->finished_.store(0, std::memory_order_relaxed);
-  inst->left_.store(0, std::memory_order_relaxed);
-  inst->failed_.store(false, std::memory_order_relaxed);
-  inst->error_published_.store(false, std::memory_order_relaxed);
-  inst->error_ = nullptr;
+  inst->reset_for_pool();
   std::lock_guard lock(mutex_);
-  pool_.emplace_back(inst);
+  pool(inst);
 }
 
 std::optional<InstanceRecord> Loop::last() const {

@@ -12,6 +12,8 @@
 /// The last worker to finish closes the instance: metrics, the selector's
 /// outcome, the record, and the observers' on_instance_closed.
 
+#include <autosched/drive/entry_table.hpp>
+#include <autosched/drive/inline_mutex.hpp>
 #include <autosched/drive/instance.hpp>
 #include <autosched/measure/instance_record.hpp>
 #include <autosched/select/schedule.hpp>
@@ -19,7 +21,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -48,13 +49,6 @@ struct OpenRequest {
   std::span<const double> weights{};
 };
 
-/// Who is asking to enter an instance in pull mode: the threads of one team
-/// entering their `sequence`-th instance of this loop share one instance.
-struct TeamTicket {
-  const void* team = nullptr;  ///< any address unique to the team while it runs
-  std::uint64_t sequence = 0;  ///< per thread: instances of this loop it entered in this team
-};
-
 class Loop {
  public:
   explicit Loop(std::string name) : name_(std::move(name)) {}
@@ -72,8 +66,9 @@ class Loop {
   void release(Instance* inst) noexcept;
 
   /// Pull mode: the first of a team's threads to arrive with `ticket` opens
-  /// the instance, the others attach to it. Every one of the p threads must
-  /// enter; the last Cursor to leave closes and releases the instance.
+  /// the instance (TeamTicket: drive/entry_table.hpp), the others attach to
+  /// it without a lock. Every one of the p threads must enter; the last
+  /// Cursor to leave closes and releases the instance.
   Instance* open_or_attach(const TeamTicket& ticket, const OpenRequest& request);
 
   [[nodiscard]] std::optional<InstanceRecord> last() const;
@@ -88,30 +83,46 @@ class Loop {
   Instance* open_locked(const OpenRequest& request);
   const Schedule& resolve_schedule(const OpenRequest& request);
   void prepare(Instance& inst, int p);
-  /// Called by the last worker to finish: metrics, learning, record, observers.
-  void close(Instance& inst) noexcept;
+  /// Called by the last worker to finish: metrics, learning, record,
+  /// observers; with `release`, also returns the instance to the pool (pull
+  /// mode: nobody uses it any more), under the same lock.
+  void close(Instance& inst, bool release) noexcept;
   bool prepare_fallback(Instance& inst, IndexRange rest) noexcept;
-  Instance* take_from_pool();
+  /// A pooled instance, or a new one sized for `p` workers.
+  Instance* take_from_pool(int p);
+  /// Under the lock: `inst` is ready for take_from_pool.
+  void pool(Instance* inst);
 
-  mutable std::mutex mutex_;
+  // What every opening and closing writes, together on the first line.
+  /// Taken once to open an instance and once to close it (inline_mutex.hpp).
+  mutable InlineMutex mutex_;
+  std::uint64_t instances_ = 0;
+  /// The pool: the instance released last, on this line (one loop runs one
+  /// instance at a time, most of the time), and the others.
+  std::unique_ptr<Instance> spare_;
+  std::vector<std::unique_ptr<Instance>> pool_;
   const std::string name_;
   LoopMemory memory_;
-  std::uint64_t instances_ = 0;
   std::optional<InstanceRecord> last_;
-  std::vector<std::unique_ptr<Instance>> pool_;
   std::string option_text_;  ///< the code's schedule text (or a typed schedule's) behind option_schedule_
   std::optional<Schedule> option_typed_;
   std::optional<Schedule> option_schedule_;
   std::uint64_t env_generation_ = ~std::uint64_t{0};
   Schedule env_schedule_;
+  /// Changes whenever resolve_schedule() resolves a schedule anew: an
+  /// instance armed under the same version ran the same schedule.
+  std::uint64_t schedule_version_ = 0;
   std::set<TechniqueId> warned_;
   DecisionGroup* group_ = nullptr;  ///< set at the first decision
+  /// Pull-mode instances not all threads have entered yet: the table's
+  /// slots, entered without a lock, and when they are all in use, the list.
+  EntryTable entries_;
   struct Entering {
     TeamTicket ticket;
     Instance* instance = nullptr;
     int entered = 0;
   };
-  std::vector<Entering> entering_;  ///< pull-mode instances not all threads have entered yet
+  std::vector<Entering> entering_;
 };
 
 /// The loop `id`, created on first use; loops live as long as the process

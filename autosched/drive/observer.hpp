@@ -2,8 +2,9 @@
 /// @file
 /// Hooks for what cuts across every loop: recording, tracing, pinning. The
 /// driver calls each attached observer; nothing in the driver knows what
-/// they do. With none attached the hooks cost one relaxed load per worker
-/// and instance.
+/// they do. A hook that no attached observer overrides costs one relaxed
+/// load per worker or instance: the base class's empty hook, called once,
+/// takes its observer off that hook's list.
 ///
 ///   class Pinner final : public drive::Observer {
 ///     void on_worker_begin(const drive::WorkerBegin& w) noexcept override { pin(w.tid); }
@@ -54,8 +55,10 @@ struct ClosedInstance {
 class Observer {
  public:
   virtual ~Observer() = default;
-  virtual void on_worker_begin(const WorkerBegin& /*worker*/) noexcept {}
-  virtual void on_instance_closed(const ClosedInstance& /*instance*/) noexcept {}
+  /// Not overridden: the observer is not called again for worker begins.
+  virtual void on_worker_begin(const WorkerBegin& worker) noexcept;
+  /// Not overridden: the observer is not called again for closed instances.
+  virtual void on_instance_closed(const ClosedInstance& instance) noexcept;
 };
 
 /// Attaches `observer` for the rest of the process (it must outlive every
@@ -69,8 +72,10 @@ namespace detail {
 /// Calls every attached observer's hook.
 void notify_worker_begin(const WorkerBegin& worker) noexcept;
 void notify_instance_closed(const ClosedInstance& instance) noexcept;
-/// True when at least one observer is attached.
-bool observed() noexcept;
+/// True when an attached observer may override the hook: the callers skip
+/// building its argument otherwise.
+bool worker_begin_observed() noexcept;
+bool observed() noexcept;  ///< on_instance_closed
 }  // namespace detail
 
 }  // namespace autosched::drive

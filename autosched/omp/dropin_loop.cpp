@@ -22,8 +22,11 @@ namespace {
 
 constexpr int reason_count = static_cast<int>(ForwardReason::count_);
 
+/// The counts of what went elsewhere. Loops, instances and chunks are the
+/// sites' (site_totals): counting them here, on one line every closing
+/// thread wrote, moved that line between the team's cores on every instance.
 struct Counters {
-  std::atomic<std::uint64_t> loops{0}, instances{0}, chunks{0}, forwarded{0}, fallbacks{0};
+  std::atomic<std::uint64_t> forwarded{0}, fallbacks{0};
   std::atomic<std::uint64_t> forwarded_by[reason_count] = {};
 };
 
@@ -38,42 +41,32 @@ struct Settings {
   bool all_loops = false;  ///< AUTOSCHED_OMP_LOOPS=all
 };
 
-const Settings& settings() {
-  static const Settings s = [] {
-    Settings out;
-    out.enabled = environment::flag("AUTOSCHED_OMP", true);
-    if (auto loops = environment::get("AUTOSCHED_OMP_LOOPS")) {
-      const std::string v = text::lower(text::trim(*loops));
-      if (v == "all") {
-        out.all_loops = true;
-      } else if (v != "runtime" && !v.empty()) {
-        detail::warn(text::bad_value("AUTOSCHED_OMP_LOOPS", *loops,
-                                     "runtime (schedule(runtime) loops, the default) or all (also dynamic and "
-                                     "guided loops); using runtime"));
-      }
+[[gnu::noinline, gnu::cold]] Settings read_settings() {
+  Settings out;
+  out.enabled = environment::flag("AUTOSCHED_OMP", true);
+  if (auto loops = environment::get("AUTOSCHED_OMP_LOOPS")) {
+    const std::string v = text::lower(text::trim(*loops));
+    if (v == "all") {
+      out.all_loops = true;
+    } else if (v != "runtime" && !v.empty()) {
+      detail::warn(text::bad_value("AUTOSCHED_OMP_LOOPS", *loops,
+                                   "runtime (schedule(runtime) loops, the default) or all (also dynamic and "
+                                   "guided loops); using runtime"));
     }
-    return out;
-  }();
+  }
+  return out;
+}
+
+/// Inline: every thread entry reads it (the reading itself is out of line).
+inline const Settings& settings() {
+  static const Settings s = read_settings();
   return s;
 }
 
-/// The instance closed last (autosched_omp_last_instance). Written once per
-/// instance, when it closes, off the chunks' path: the fields are copied as
-/// they are and the arm is spelled when a program asks (formatting it on
-/// every instance cost more than the rest of the observer).
-struct LastClosed {
-  std::mutex mutex;
-  char technique[48] = "";
-  std::int64_t chunk = 0;
-  bool exp_chunk = false;
-  autosched_omp_instance value{};  ///< all but `arm`
-  bool any = false;
-};
-
-LastClosed& last_closed_instance() {
-  static LastClosed last;
-  return last;
-}
+/// The site whose instance closed last (autosched_omp_last_instance); the
+/// site keeps that instance's fields (LoopSite::last). Written only when
+/// another site closes one: a loop running alone leaves the line shared.
+std::atomic<LoopSite*> last_site{nullptr};
 
 /// Copies `from` into the fixed-size `to`, cut to fit and NUL-terminated.
 template <std::size_t N>
@@ -83,47 +76,36 @@ void copy_text(char (&to)[N], std::string_view from) noexcept {
   to[n] = '\0';
 }
 
-void remember_last(const InstanceRecord& r) noexcept {
-  LastClosed& last = last_closed_instance();
-  const std::lock_guard lock(last.mutex);
-  copy_text(last.technique, r.technique);
-  last.chunk = r.chunk;
-  last.exp_chunk = r.exp_chunk;
-  autosched_omp_instance& v = last.value;
-  copy_text(v.requested, r.requested);
-  copy_text(v.selector, r.selector);
-  v.instance = r.instance;
-  v.explored = r.explored ? 1 : 0;
-  v.cut_short = r.cut_short ? 1 : 0;
-  v.selection_ns = r.selection_ns;
-  last.any = true;
-}
+/// The site of the loop whose instance this thread closed last: the same
+/// loop again is found without hashing its name.
+struct ClosedCache {
+  const char* loop = nullptr;
+  LoopSite* site = nullptr;
+};
+constinit thread_local ClosedCache last_closed_here __attribute__((tls_model("initial-exec")));
 
-/// Turns each closed drop-in instance into the site's statistics and the counts.
+/// Turns each closed drop-in instance into the site's statistics.
 class SiteObserver final : public drive::Observer {
  public:
   void on_instance_closed(const drive::ClosedInstance& closed) noexcept override {
-    LoopSite* site = site_of_loop(closed.loop);
+    ClosedCache& cache = last_closed_here;
+    if (cache.loop != closed.loop) cache = {closed.loop, site_of_loop(closed.loop)};
+    LoopSite* site = cache.site;
     if (site == nullptr) return;  // a loop of the native API
-    remember_last(closed.record);
-    try {
-      const void* point = closed.group != nullptr ? closed.decision : nullptr;
-      const LoopSite::Recorded recorded = site->record(closed.record, point);
-      if (recorded.first_instance) counters().loops.fetch_add(1, std::memory_order_relaxed);
-      if (recorded.new_point) {
+    const void* point = closed.group != nullptr ? closed.decision : nullptr;
+    const LoopSite::Recorded recorded = site->record(closed.record, point);
+    if (last_site.load(std::memory_order_relaxed) != site) last_site.store(site, std::memory_order_release);
+    if (recorded.new_point) {
+      try {
         // Once per decision point: whether its state resumed from the store.
         long resumed = 0;
         closed.group->with_slot(*closed.decision,
                                 [&](const DecisionSlot& s) { resumed = s.point->selector().resumed_instances(); });
         site->record_point(closed.decision, resumed);
+      } catch (...) {
+        // Only the report's statistics are lost; the instance itself completed.
       }
-    } catch (...) {
-      // Only the report's statistics are lost; the instance itself completed.
     }
-    std::uint64_t chunks = 0;
-    for (const ThreadStats& t : closed.record.threads) chunks += t.chunks;
-    counters().instances.fetch_add(1, std::memory_order_relaxed);
-    counters().chunks.fetch_add(chunks, std::memory_order_relaxed);
   }
 };
 
@@ -148,6 +130,22 @@ IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
   // The first n mod p threads get one iteration more; no product can overflow.
   const auto at = [&](int t) { return (n / p) * t + std::min<std::int64_t>(t, n % p); };
   return {at(tid), at(tid + 1)};
+}
+
+/// The site of the loop this thread took last: the same loop again, the
+/// common case, is found without hashing its call site.
+struct SiteCache {
+  const void* return_address = nullptr;
+  LoopSite* site = nullptr;
+};
+constinit thread_local SiteCache last_taken __attribute__((tls_model("initial-exec")));
+
+LoopSite& site_of(const LoopCall& call) {
+  SiteCache& c = last_taken;
+  if (c.return_address == call.return_address) [[likely]] return *c.site;
+  LoopSite& site = loop_site(call.return_address, call.source, call.runtime, call.asked, call.asked_chunk);
+  c = {call.return_address, &site};
+  return site;
 }
 
 }  // namespace
@@ -243,7 +241,7 @@ bool take(const LoopCall& call) noexcept {
   const void* team = ts.team != nullptr ? ts.team : &ts;
   const std::uint64_t sequence = ts.sequence++;
   try {
-    LoopSite& site = loop_site(call.return_address, call.source, call.runtime, call.asked, call.asked_chunk);
+    LoopSite& site = site_of(call);
     ensure_started();
     drive::OpenRequest request;
     request.n = a.n;
@@ -299,10 +297,16 @@ void cancel_active(TeamState& ts) noexcept {
 }
 
 bool last_closed(autosched_omp_instance& out) noexcept {
-  LastClosed& last = last_closed_instance();
-  const std::lock_guard lock(last.mutex);
-  out = last.any ? last.value : autosched_omp_instance{};
-  if (!last.any) return false;
+  out = autosched_omp_instance{};
+  const LoopSite* site = last_site.load(std::memory_order_acquire);
+  if (site == nullptr) return false;
+  const LastInstance last = site->last();
+  copy_text(out.requested, last.requested);
+  copy_text(out.selector, last.selector);
+  out.instance = last.instance;
+  out.explored = last.explored ? 1 : 0;
+  out.cut_short = last.cut_short ? 1 : 0;
+  out.selection_ns = last.selection_ns;
   // The arm's label as the native apps' records and the report spell it.
   char chunk[32] = "";
   if (last.exp_chunk) {
@@ -310,16 +314,18 @@ bool last_closed(autosched_omp_instance& out) noexcept {
   } else if (last.chunk > 0) {
     std::snprintf(chunk, sizeof chunk, ":%lld", static_cast<long long>(last.chunk));
   }
-  std::snprintf(out.arm, sizeof out.arm, "%.40s%s", last.technique, chunk);
+  std::snprintf(out.arm, sizeof out.arm, "%.*s%s", static_cast<int>(std::min<std::size_t>(last.technique.size(), 40)),
+                last.technique.data(), chunk);
   return true;
 }
 
 Counts counts() noexcept {
   Counters& c = counters();
+  const SiteTotals sites = site_totals();
   Counts out;
-  out.loops = c.loops.load();
-  out.instances = c.instances.load();
-  out.chunks = c.chunks.load();
+  out.loops = sites.loops;
+  out.instances = sites.instances;
+  out.chunks = sites.chunks;
   out.forwarded = c.forwarded.load();
   out.fallbacks = c.fallbacks.load();
   for (int i = 0; i < reason_count; ++i) out.forwarded_by[i] = c.forwarded_by[i].load();

@@ -264,7 +264,7 @@ std::string native_arm_of(Runtime runtime, AskedKind asked, long asked_chunk) {
   return runtime == Runtime::gomp ? with_chunk("ss", 1) : with_chunk("static", 0);
 }
 
-const Schedule* schedule_for(const std::string& id, const std::string& where, const char*& source) {
+const Schedule* schedule_for(const std::string& id, const std::string& where, std::string_view& source) {
   const ScheduleEnvironment& env = schedule_environment();
   for (const auto& [name, schedule] : env.per_loop) {
     if (name == id) return nullptr;  // the driver finds it by id
@@ -378,24 +378,45 @@ const std::string& LoopSite::where() const {
   return where_;
 }
 
-LoopSite::Recorded LoopSite::record(const InstanceRecord& r, const void* point) {
+LoopSite::Recorded LoopSite::record(const InstanceRecord& r, const void* point) noexcept {
   std::uint64_t chunks = 0;
   for (const ThreadStats& t : r.threads) chunks += t.chunks;
-  const std::size_t name = std::min(r.technique.size(), sizeof last_technique_ - 1);
   std::lock_guard lock(mutex_);
   ++instances_;
   explored_ += r.explored ? 1 : 0;
   chunks_ += chunks;
   total_ns_ += static_cast<double>(r.metrics.loop_time_ns);
-  std::memcpy(last_technique_, r.technique.data(), name);
-  last_technique_[name] = '\0';
-  last_chunk_ = r.chunk;
+  last_.technique = r.technique;
+  last_.requested = r.requested;
+  // A selector's name, copied: its storage is the selector's. Fixed schedules have none.
+  if (!r.selector.empty() || last_.selector[0] != '\0') {
+    const std::size_t selector = std::min(r.selector.size(), sizeof last_.selector - 1);
+    std::memcpy(last_.selector, r.selector.data(), selector);
+    last_.selector[selector] = '\0';
+  }
+  last_.chunk = r.chunk;
+  last_.exp_chunk = r.exp_chunk;
+  last_.instance = r.instance;
+  last_.explored = r.explored;
+  last_.cut_short = r.cut_short;
+  last_.selection_ns = r.selection_ns;
   Recorded out;
   out.first_instance = instances_ == 1;
   // A full list leaves the rest of the points unreported.
   out.new_point = point != nullptr && n_points_ < max_points &&
                   std::find(points_, points_ + n_points_, point) == points_ + n_points_;
   return out;
+}
+
+LastInstance LoopSite::last() const noexcept {
+  std::lock_guard lock(mutex_);
+  return last_;
+}
+
+void LoopSite::add_counts(std::uint64_t& instances, std::uint64_t& chunks) const noexcept {
+  std::lock_guard lock(mutex_);
+  instances += instances_;
+  chunks += chunks_;
 }
 
 void LoopSite::record_point(const void* point, long resumed_instances) noexcept {
@@ -413,7 +434,7 @@ SiteStats LoopSite::stats() const {
   s.explored = explored_;
   s.chunks = chunks_;
   s.total_ns = total_ns_;
-  s.last_arm = arm_text(last_technique_, last_chunk_);
+  s.last_arm = arm_text(last_.technique, last_.chunk);
   for (int i = 0; i < n_points_; ++i) {
     if (points_resumed_[i] <= 0) continue;
     ++s.resumed_points;
@@ -476,6 +497,19 @@ std::vector<LoopSite*> all_sites() {
   std::vector<LoopSite*> out;
   for (const auto& s : r.sites) out.push_back(s.get());
   return out;
+}
+
+SiteTotals site_totals() noexcept {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  SiteTotals t;
+  for (const auto& s : r.sites) {
+    std::uint64_t instances = 0;
+    s->add_counts(instances, t.chunks);
+    t.loops += instances > 0 ? 1 : 0;
+    t.instances += instances;
+  }
+  return t;
 }
 
 }  // namespace autosched::omp

@@ -13,12 +13,14 @@
 ///   solver.c:42 (relax)                   where, for people: clang's source string when
 ///                                         present, else the symbol, else module+offset
 
+#include <autosched/drive/inline_mutex.hpp>
 #include <autosched/drive/loop.hpp>
 #include <autosched/select/schedule.hpp>
 
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace autosched::omp {
 
@@ -39,6 +41,19 @@ struct SiteStats {
   /// earlier instances their states had learned from (Selector::resumed_instances).
   int resumed_points = 0;
   std::uint64_t resumed_instances = 0;
+};
+
+/// The latest closed instance of a site, as autosched_omp_last_instance tells it.
+struct LastInstance {
+  std::string_view technique;  ///< static storage (technique_info)
+  std::string_view requested;  ///< static storage
+  char selector[32] = "";
+  std::int64_t chunk = 0;
+  bool exp_chunk = false;
+  std::uint64_t instance = 0;
+  bool explored = false;
+  bool cut_short = false;
+  double selection_ns = 0;
 };
 
 /// Where a call site is, as found on its first call; enough to name it later.
@@ -67,7 +82,7 @@ class LoopSite {
   /// id, AUTOSCHED_SCHEDULE, OMP_SCHEDULE=auto,N, else `auto`).
   [[nodiscard]] const Schedule* schedule() const noexcept { return schedule_; }
   /// The variable schedule() came from, for messages.
-  [[nodiscard]] const char* schedule_source() const noexcept { return schedule_source_; }
+  [[nodiscard]] std::string_view schedule_source() const noexcept { return schedule_source_; }
   /// The arm the program's own runtime would have run ("ss,chunk=1" for
   /// libgomp's default dynamic,1), in the report's arm spelling.
   [[nodiscard]] const std::string& native_arm() const noexcept { return native_arm_; }
@@ -82,7 +97,11 @@ class LoopSite {
   /// closed the instance, and a block the drop-in takes from the program's
   /// heap there, even one freed again, can stay cached above the program's
   /// own blocks and keep glibc from trimming the heap (docs/dropin.md, "The heap").
-  Recorded record(const InstanceRecord& record, const void* point = nullptr);
+  Recorded record(const InstanceRecord& record, const void* point = nullptr) noexcept;
+  /// The latest instance record() saw.
+  [[nodiscard]] LastInstance last() const noexcept;
+  /// Instances and chunks so far (the drop-in's counts sum them over sites).
+  void add_counts(std::uint64_t& instances, std::uint64_t& chunks) const noexcept;
   /// Notes the decision point `point` of this loop and the instances its
   /// state had learned from before this run (0: it started cold).
   void record_point(const void* point, long resumed_instances) noexcept;
@@ -95,15 +114,19 @@ class LoopSite {
   mutable std::string where_;
   drive::Loop* loop_;
   const Schedule* schedule_ = nullptr;
-  const char* schedule_source_ = "AUTOSCHED_SCHEDULE";
+  std::string_view schedule_source_ = "AUTOSCHED_SCHEDULE";  ///< a literal; a view, so no strlen per instance
   std::string native_arm_;
-  mutable std::mutex mutex_;
+  /// Guards the statistics. Taken once per closed instance, by the thread
+  /// that closes it: inline (a pthread pair cost a quarter of record()).
+  /// On a line of its own with them: every thread of a team reads the
+  /// fields above when it enters the loop, and a closing thread writing
+  /// beside them made each entry wait for the line.
+  alignas(64) mutable drive::InlineMutex mutex_;
   std::uint64_t instances_ = 0, explored_ = 0, chunks_ = 0;
   double total_ns_ = 0;
-  /// The latest instance's arm, spelled by stats() (formatting it per
+  /// The latest instance, its arm spelled by stats() (formatting it per
   /// instance cost more than the rest of record()).
-  char last_technique_[48] = "";
-  std::int64_t last_chunk_ = 0;
+  LastInstance last_;
   /// The decision points met (fixed: record_point runs on the program's threads).
   static constexpr int max_points = 32;
   const void* points_[max_points] = {};
@@ -125,6 +148,12 @@ LoopSite* find_site(std::string_view id);
 LoopSite* site_of_loop(const char* loop_name) noexcept;
 /// Every site so far, in the order they were first called.
 std::vector<LoopSite*> all_sites();
+/// Sites that closed an instance, and their instances and chunks, summed
+/// without allocating (autosched_omp_get_counts may run between loops).
+struct SiteTotals {
+  std::uint64_t loops = 0, instances = 0, chunks = 0;
+};
+SiteTotals site_totals() noexcept;
 
 /// The arm spelling of a record's technique and chunk ("gss,chunk=4", "static").
 std::string arm_text(std::string_view technique, std::int64_t chunk);

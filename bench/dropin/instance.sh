@@ -22,7 +22,9 @@
 # Usage: bench/dropin/instance.sh [rounds] [threads]   (default 5 rounds, 2 threads)
 # BENCH_DROPIN_GNU, BENCH_DROPIN_CLANG: the two bench_dropin binaries (default
 # build/release/bin and build/clang-release/bin, built here when not given);
-# AUTOSCHED_OMP_LIBRARY: the drop-in (default the release build's, for both).
+# AUTOSCHED_OMP_LIBRARY: the drop-in (default the release build's, for both);
+# AUTOSCHED_OMP_BASELINE: another drop-in (an earlier build) to compare with:
+# its static and auto run in the same rounds, as "before static" and "before auto".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-5}
@@ -38,6 +40,11 @@ dropin=$(realpath "${AUTOSCHED_OMP_LIBRARY:-build/release/autosched/omp/libautos
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 configs=(native-static native-dynamic dropin-static dropin-auto dropin-auto-db)
+baseline=""
+if [[ -n "${AUTOSCHED_OMP_BASELINE:-}" ]]; then
+  baseline=$(realpath "$AUTOSCHED_OMP_BASELINE")
+  configs+=(before-static before-auto)
+fi
 builds=(gnu clang)
 shapes=(region inner)
 clean=(-u OMP_SCHEDULE -u AUTOSCHED_SCHEDULE -u AUTOSCHED_SCHEDULE_FOR -u AUTOSCHED_OMP_REPORT -u LD_PRELOAD
@@ -51,6 +58,8 @@ config_env() {
     dropin-static) echo "LD_PRELOAD=$dropin AUTOSCHED_SCHEDULE=static AUTOSCHED_DB=off" ;;
     dropin-auto) echo "LD_PRELOAD=$dropin AUTOSCHED_DB=off" ;;
     dropin-auto-db) echo "LD_PRELOAD=$dropin AUTOSCHED_DB=$scratch/store-$2-$3.db" ;;
+    before-static) echo "LD_PRELOAD=$baseline AUTOSCHED_SCHEDULE=static AUTOSCHED_DB=off" ;;
+    before-auto) echo "LD_PRELOAD=$baseline AUTOSCHED_DB=off" ;;
   esac
 }
 
@@ -67,7 +76,10 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A runs
 for ((r = 0; r < rounds; ++r)); do
   order=("${configs[@]}")
-  if ((r % 2)); then order=(dropin-auto-db dropin-auto dropin-static native-dynamic native-static); fi
+  if ((r % 2)); then
+    order=()
+    for ((i = ${#configs[@]} - 1; i >= 0; --i)); do order+=("${configs[i]}"); done
+  fi
   for b in "${builds[@]}"; do
     for s in "${shapes[@]}"; do
       for c in "${order[@]}"; do
@@ -88,9 +100,13 @@ echo
 echo "\`bench/dropin/instance.sh $rounds $threads\` — $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
 echo "$(nproc) cores (load average $load_before before, $load_after after). Each process: 9 repetitions of 2000"
 echo "instances after a warm-up, its median ns/instance; each cell: the median over $rounds rounds. Drop-in: \`$dropin\`."
+if [[ -n "$baseline" ]]; then echo "Before: \`$baseline\`."; fi
 echo
-echo "| build | shape | native static | native dynamic,1 | drop-in static | drop-in auto | drop-in auto, store |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+header="| build | shape | native static | native dynamic,1 | drop-in static | drop-in auto | drop-in auto, store |"
+rule="|---|---|---:|---:|---:|---:|---:|"
+if [[ -n "$baseline" ]]; then header+=" before: static | before: auto |"; rule+="---:|---:|"; fi
+echo "$header"
+echo "$rule"
 declare -A med
 for b in "${builds[@]}"; do
   for s in "${shapes[@]}"; do
@@ -105,14 +121,21 @@ done
 echo
 echo "Ratios of the medians (goal: <= 1.0 against the runtime's own start/end):"
 echo
-echo "| build | shape | static / native static | static / native dynamic | auto / native static | auto / native dynamic | auto+store / native dynamic |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+header="| build | shape | static / native static | static / native dynamic | auto / native static | auto / native dynamic | auto+store / native dynamic |"
+rule="|---|---|---:|---:|---:|---:|---:|"
+if [[ -n "$baseline" ]]; then header+=" before static / native static | before auto / native static |"; rule+="---:|---:|"; fi
+echo "$header"
+echo "$rule"
 for b in "${builds[@]}"; do
   for s in "${shapes[@]}"; do
     ns=${med[$b,$s,native-static]} nd=${med[$b,$s,native-dynamic]}
-    echo "| $b | $s | $(ratio "${med[$b,$s,dropin-static]}" "$ns") | $(ratio "${med[$b,$s,dropin-static]}" "$nd") |" \
-         "$(ratio "${med[$b,$s,dropin-auto]}" "$ns") | $(ratio "${med[$b,$s,dropin-auto]}" "$nd") |" \
-         "$(ratio "${med[$b,$s,dropin-auto-db]}" "$nd") |"
+    row="| $b | $s | $(ratio "${med[$b,$s,dropin-static]}" "$ns") | $(ratio "${med[$b,$s,dropin-static]}" "$nd") |"
+    row+=" $(ratio "${med[$b,$s,dropin-auto]}" "$ns") | $(ratio "${med[$b,$s,dropin-auto]}" "$nd") |"
+    row+=" $(ratio "${med[$b,$s,dropin-auto-db]}" "$nd") |"
+    if [[ -n "$baseline" ]]; then
+      row+=" $(ratio "${med[$b,$s,before-static]}" "$ns") | $(ratio "${med[$b,$s,before-auto]}" "$ns") |"
+    fi
+    echo "$row"
   done
 done
 for f in "$scratch"/*.err; do
@@ -123,8 +146,16 @@ if [[ "${INSTRUCTIONS:-0}" == 1 ]] && command -v valgrind >/dev/null; then
   echo
   echo "Instructions per instance (callgrind, 1 thread, the difference of 3000 and 1000 instances a repetition):"
   echo
-  echo "| build | shape | native static | native dynamic,1 | drop-in static | drop-in auto |"
-  echo "|---|---|---:|---:|---:|---:|"
+  counted=(native-static native-dynamic dropin-static dropin-auto)
+  header="| build | shape | native static | native dynamic,1 | drop-in static | drop-in auto |"
+  rule="|---|---|---:|---:|---:|---:|"
+  if [[ -n "$baseline" ]]; then
+    counted+=(before-static before-auto)
+    header+=" before: static | before: auto |"
+    rule+="---:|---:|"
+  fi
+  echo "$header"
+  echo "$rule"
   irs() {  # build shape config instances
     # shellcheck disable=SC2046
     env "${clean[@]}" $(config_env "$3" "$1" "$2") valgrind --tool=callgrind \
@@ -134,7 +165,7 @@ if [[ "${INSTRUCTIONS:-0}" == 1 ]] && command -v valgrind >/dev/null; then
   for b in "${builds[@]}"; do
     for s in "${shapes[@]}"; do
       row="| $b | $s |"
-      for c in native-static native-dynamic dropin-static dropin-auto; do
+      for c in "${counted[@]}"; do
         lo=$(irs "$b" "$s" "$c" 1000) hi=$(irs "$b" "$s" "$c" 3000)
         row+=" $(awk -v a="$lo" -v b="$hi" 'BEGIN {if (a > 0 && b > 0) printf "%.0f", (b - a) / 4000; else printf "-"}') |"
       done

@@ -123,7 +123,8 @@ TEST_P(PullQuickPaths, EveryIndexOnceThroughTheQuickPaths) {
     EXPECT_GT(quick.load(), 0);
   }
   std::int64_t iterations = 0;
-  for (const auto& t : l.last()->threads) iterations += t.iterations;
+  const auto r = l.last();  // a named copy: the loop's range would outlive a temporary one
+  for (const auto& t : r->threads) iterations += t.iterations;
   EXPECT_EQ(iterations, team.n);  // the quick paths count what they hand out
 }
 
