@@ -1,6 +1,7 @@
 #include <autosched/select/arm_corrections.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -9,25 +10,46 @@ namespace autosched {
 
 void ArmCorrections::learn(const Portfolio& arms, std::span<const double> predicted,
                            std::span<const RunningStats> measured) {
-  std::vector<std::pair<std::size_t, double>> ratios;  // arm, log(measured / predicted)
-  for (std::size_t a = 0; a < arms.size() && a < predicted.size() && a < measured.size(); ++a) {
+  std::vector<std::string> labels;
+  for (const TechniqueSpec& arm : arms) labels.push_back(arm.label());
+  prepare(labels);
+  learn(std::span<const std::string>(labels), predicted, measured);
+}
+
+void ArmCorrections::prepare(std::span<const std::string> labels) {
+  std::lock_guard lock(mutex_);
+  for (const std::string& label : labels) log_deviation_.try_emplace(label);
+}
+
+void ArmCorrections::learn(std::span<const std::string> labels, std::span<const double> predicted,
+                           std::span<const RunningStats> measured) {
+  // On the stack: at most `most` arms teach at once (auto's portfolio has 24).
+  constexpr std::size_t most = 64;
+  std::array<std::size_t, most> arm{};
+  std::array<double, most> ratio{}, logs{};
+  std::size_t count = 0;
+  for (std::size_t a = 0; a < labels.size() && a < predicted.size() && a < measured.size() && count < most; ++a) {
     if (measured[a].count > 0 && measured[a].mean > 0 && std::isfinite(predicted[a]) && predicted[a] > 0) {
-      ratios.emplace_back(a, std::log(measured[a].mean / predicted[a]));
+      arm[count] = a;
+      ratio[count] = logs[count] = std::log(measured[a].mean / predicted[a]);  // log(measured / predicted)
+      ++count;
     }
   }
-  if (ratios.size() < 2) return;
-  std::vector<double> logs;
-  for (const auto& r : ratios) logs.push_back(r.second);
-  std::sort(logs.begin(), logs.end());
-  const double level = logs.size() % 2 ? logs[logs.size() / 2] : (logs[logs.size() / 2 - 1] + logs[logs.size() / 2]) / 2;
+  if (count < 2) return;
+  std::sort(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(count));
+  const double level = count % 2 ? logs[count / 2] : (logs[count / 2 - 1] + logs[count / 2]) / 2;
   std::lock_guard lock(mutex_);
-  for (const auto& [a, log_ratio] : ratios) log_deviation_[arms[a].label()].add(log_ratio - level);
+  for (std::size_t k = 0; k < count; ++k) {
+    auto it = log_deviation_.find(std::string_view(labels[arm[k]]));
+    if (it == log_deviation_.end()) it = log_deviation_.try_emplace(labels[arm[k]]).first;  // not prepared
+    it->second.add(ratio[k] - level);
+  }
   changed_ = true;
 }
 
 double ArmCorrections::factor(const TechniqueSpec& arm) const {
   std::lock_guard lock(mutex_);
-  const auto it = log_deviation_.find(arm.label());
+  const auto it = log_deviation_.find(std::string_view(arm.label()));
   if (it == log_deviation_.end() || it->second.count < min_loops) return 1.0;
   return std::exp(it->second.mean);
 }
@@ -42,7 +64,9 @@ std::string ArmCorrections::text() const {
   std::ostringstream out;
   out.precision(17);
   out << "auto-corrections 1";
-  for (const auto& [label, s] : log_deviation_) out << '\n' << label << ' ' << s.count << ' ' << s.mean << ' ' << s.m2;
+  for (const auto& [label, s] : log_deviation_) {
+    if (s.count > 0) out << '\n' << label << ' ' << s.count << ' ' << s.mean << ' ' << s.m2;  // not the prepared-only
+  }
   changed_ = false;
   return out.str();
 }

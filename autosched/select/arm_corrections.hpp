@@ -32,6 +32,14 @@ class ArmCorrections {
   /// One loop's evidence: `predicted[a]` and the samples `measured[a]` of
   /// the arms it ran. Needs at least two measured arms with predictions.
   void learn(const Portfolio& arms, std::span<const double> predicted, std::span<const RunningStats> measured);
+  /// The same with the arms' labels made beforehand (prepare()): allocates
+  /// nothing, so a selector can teach it on a program's thread while the
+  /// program's heap is in use (docs/dropin.md, "The heap").
+  void learn(std::span<const std::string> labels, std::span<const double> predicted,
+             std::span<const RunningStats> measured);
+  /// Makes room for these arms' evidence ahead of time (a selector's
+  /// portfolio, when the selector is made).
+  void prepare(std::span<const std::string> labels);
 
   /// The factor to multiply arm's prediction by (1 without enough evidence).
   [[nodiscard]] double factor(const TechniqueSpec& arm) const;
@@ -47,7 +55,7 @@ class ArmCorrections {
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::string, RunningStats> log_deviation_;  ///< per arm label
+  std::map<std::string, RunningStats, std::less<>> log_deviation_;  ///< per arm label (count 0: prepared only)
   mutable bool changed_ = false;
 };
 

@@ -22,6 +22,7 @@ AutoSelector::AutoSelector(Portfolio loop_arms, AutoConfig config)
     : AutoSelector(static_cast<int>(loop_arms.size()), config) {
   loop_arms_ = std::move(loop_arms);
   measured_.reserve(loop_arms_.size());
+  for (const TechniqueSpec& arm : loop_arms_) labels_.push_back(arm.label());
   if (!loop_arms_.empty()) phase_ = Phase::profile;
 }
 
@@ -274,7 +275,7 @@ void AutoSelector::learn_sample(int arm, double time) {
       // nothing on the program's threads (docs/dropin.md, "The heap").
       measured_.resize(book_.states().size());
       for (std::size_t k = 0; k < measured_.size(); ++k) measured_[k] = book_.states()[k].all;
-      prior_->learn(loop_arms_, plan_.raw_predicted(), measured_);
+      prior_->learn(std::span<const std::string>(labels_), plan_.raw_predicted(), measured_);
     }
     eliminate();
   }

@@ -121,7 +121,10 @@ class AutoSelector final : public Selector {
   /// Corrects predictions by what other loops of this machine taught, and
   /// teaches it this loop's trials (nullptr: no prior). The engine passes
   /// its store-backed one.
-  void use_prior(ArmCorrections* prior) noexcept { prior_ = prior; }
+  void use_prior(ArmCorrections* prior) {
+    prior_ = prior;
+    if (prior_ != nullptr) prior_->prepare(labels_);  // teaching it later allocates nothing
+  }
   /// The next choice takes the settled path (AutoConfig::settled_path):
   /// nothing is pending but the Thompson draw among at most
   /// SettledDraw::max_candidates arms.
@@ -247,6 +250,7 @@ class AutoSelector final : public Selector {
   int profile_workers_ = 1;  ///< P of the profiling instance
   ArmCorrections* prior_ = nullptr;
   std::vector<RunningStats> measured_;  ///< what the prior is taught, in a buffer kept from the start
+  std::vector<std::string> labels_;     ///< the arms' labels, the prior's keys
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
 };
 
