@@ -33,7 +33,7 @@ DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t
   // One seed per identity and point: runs repeat, loops differ.
   const std::uint64_t seed =
       fnv1a64(identity_) ^ static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
-  std::string point_name = identity_ + "#" + std::to_string(bucket) + "/" + std::to_string(p);
+  std::string point_name = name_of(bucket, p);
   for (std::size_t i = 0; i < arms.size(); ++i) {
     if (i > 0) slot->portfolio += ',';
     slot->portfolio += arms[i].label();
@@ -50,6 +50,10 @@ DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t
   if (!resumed) adopt_neighbour(*slot, store);
   slots_.push_back(std::move(slot));
   return *slots_.back();
+}
+
+std::string DecisionGroup::name_of(int bucket, int p) const {
+  return identity_ + "#" + std::to_string(bucket) + "/" + std::to_string(p);
 }
 
 void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
@@ -74,7 +78,7 @@ void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
   for (const int step : {-1, 1}) {
     PointKey near = key(slot);
     near.bucket = slot.bucket + step;
-    near.name = identity_ + "#" + std::to_string(near.bucket) + "/" + std::to_string(slot.p);
+    near.name = name_of(near.bucket, slot.p);
     if (auto state = store->load_state(near, slot.config.text); state && selector.adopt_state(*state)) return;
   }
 }

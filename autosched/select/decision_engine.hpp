@@ -129,6 +129,8 @@ class DecisionGroup {
   /// A new point without a stored state starts from the nearest size class
   /// of this identity (in this process, else in the store), if its selector takes one.
   void adopt_neighbour(DecisionSlot& slot, StateStore* store);
+  /// "<identity>#<size class>/<P>": a point's name, the store's key.
+  [[nodiscard]] std::string name_of(int bucket, int p) const;
 
   const std::string identity_;
   DecisionEngine& engine_;
