@@ -74,11 +74,16 @@ int main() {
     // runtime loop over the columns.
 #pragma omp parallel for schedule(runtime) num_threads(2)
     for (int r = 0; r < rows; ++r) {
-#pragma omp parallel for schedule(runtime) num_threads(2)
-      for (int col = 0; col < cols; ++col) {
-        const std::size_t at = static_cast<std::size_t>(r) * cols + col;
-        grid[at] = mix(e[(r * 131 + col) % n] + grid[at]);
+#pragma omp parallel num_threads(2)
+      {
+#pragma omp for schedule(runtime)
+        for (int col = 0; col < cols; ++col) {
+          const std::size_t at = static_cast<std::size_t>(r) * cols + col;
+          grid[at] = mix(e[(r * 131 + col) % n] + grid[at]);
+        }
+        nested_team_done(&r);
       }
+      nested_team_joined(&r);
     }
     // The next step starts from this one's result.
 #pragma omp parallel for schedule(runtime)

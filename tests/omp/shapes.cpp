@@ -259,7 +259,9 @@ bool nested() {
       nested_inner_teams.fetch_add(1);
 #pragma omp for schedule(runtime)
       for (int i = 0; i < n; ++i) mine->hit(i);
+      nested_team_done(&mine);
     }
+    nested_team_joined(&mine);
   }
   bool ok = outer.check("nested", "outer loop");
   for (int t = 0; t < outer_threads; ++t) ok &= inner[t]->check("nested", "inner loop");
