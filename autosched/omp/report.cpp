@@ -35,8 +35,8 @@ void write_report(std::FILE* out) {
     if (s.instances == 0) continue;
     const double mean = s.total_ns / static_cast<double>(s.instances);
     char instances[32];
-    // A loop that ran once: its one instance is all the drop-in saw (and,
-    // under a selector, an exploration at best).
+    // A loop that ran once: its one instance is all the drop-in saw (under
+    // auto, the arm its first instances in earlier runs did best with).
     std::snprintf(instances, sizeof instances, s.instances == 1 ? "%llu (once)" : "%llu",
                   static_cast<unsigned long long>(s.instances));
     char explored[16];

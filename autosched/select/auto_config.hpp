@@ -67,9 +67,10 @@ struct AutoConfig {
   /// afresh (another input, another machine).
   int verify = 3;
   double match = 0.10;
-  /// The first ranking in a process rests on its first instance, which pays
-  /// for page faults, cold caches and a frequency ramp, and on a VM for a
-  /// vCPU the host took away, unevenly along the loop: in 3 of 8 processes
+  /// The first ranking in a process rests on one early instance (the first
+  /// with `safe_first=false`, else the second), which may still pay for page
+  /// faults, cold caches and a frequency ramp, and on a VM for a vCPU the
+  /// host took away, unevenly along the loop: in 3 of 8 processes
   /// mandelbrot/L0's first instance took 1.9× the body time of its third,
   /// and its ranking put static-steal first where the third's put the
   /// guided techniques (docs/design/0005-auto-predicts.md). When the first
@@ -101,6 +102,20 @@ struct AutoConfig {
   int patience = 4;
   bool phases = true;
   double shape = 0.2;
+  /// A loop's first instance in a process may be its only one (a table
+  /// build, a one-shot lookup, an initialisation): with `safe_first` it runs
+  /// the arm its earlier runs' first instances say is best, static while
+  /// there are none, and the profile waits for the second instance; each
+  /// run's first instance joins those records (select/auto/first_instances.hpp).
+  /// A run whose best first-instance arm left its threads so far apart that
+  /// balancing could save more than `once_imbalance` of its time tries the
+  /// next robust arm (static-steal, then guided) instead. The profile's
+  /// chunk-by-chunk timing cost a one-shot loop of random table lookups
+  /// 10% and bought a ranking nothing used; the later runs' trials of that
+  /// ranking cost up to 50% each. `first=profile` profiles the first
+  /// instance (as before 2026-12-06).
+  bool safe_first = true;
+  double once_imbalance = 0.05;
   /// Cache affinity: static and static-steal give each thread the same
   /// iterations every instance, so a loop that touches the same data every
   /// instance finds it in that thread's cache; the simulator sees body time,

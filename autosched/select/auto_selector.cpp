@@ -24,6 +24,8 @@ AutoSelector::AutoSelector(Portfolio loop_arms, AutoConfig config)
   measured_.reserve(loop_arms_.size());
   for (const TechniqueSpec& arm : loop_arms_) labels_.push_back(arm.label());
   if (!loop_arms_.empty()) phase_ = Phase::profile;
+  first_ = autoselect::FirstInstances(static_cast<int>(loop_arms_.size()));
+  first_pending_ = !loop_arms_.empty() && config_.safe_first;
 }
 
 Decision AutoSelector::guarded(int arm, bool exploring) const {
@@ -68,6 +70,12 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       phase_ = Phase::trials;
       return choose(context);
     case Phase::profile:
+      if (std::exchange(first_pending_, false)) {
+        if (const auto pick = first_.pick(loop_arms_, config_.once_imbalance); pick.arm >= 0) {
+          first_running_ = true;
+          return Decision{pick.arm, 0, -1, pick.exploring};
+        }
+      }
       if (profileable(context)) {
         profile_workers_ = context.p;
         Decision d{std::max(0, book_.best()), 0, -1, true};
@@ -166,6 +174,13 @@ AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outc
 }
 
 void AutoSelector::learn(const Decision& d, const Outcome& o) {
+  if (std::exchange(first_running_, false)) {
+    // The process's first instance: a record across runs, no arm's sample
+    // (it paid for the team's start and the first touches).
+    first_.add(d.arm, o.time_ns, o.metrics.percent_imbalance);
+    if (warmup_left_ > 0) --warmup_left_;
+    return;
+  }
   if (d.profile) {
     // The profiling technique ran, not arm d.arm: its time is nobody's sample.
     if (warmup_left_ > 0) --warmup_left_;
@@ -253,6 +268,7 @@ void AutoSelector::learn_profile(const Outcome& o) {
       regimes_.set_current(RegimeBook::shape_of(*ranked), ranked->total_ns());
     }
   } else if (checking) {
+    alarm_profile_ = false;
     forget_stored();  // no profile after all: the stored samples do not describe this level
   } else if (plan_.reprofiled && !first.empty()) {
     rank(first, profile_workers_);  // the second profile failed: the first is all there is
@@ -307,6 +323,7 @@ void AutoSelector::reopen() {
     level_.compare_profile = true;
     level_.left = 0;
     phase_ = Phase::profile;
+    alarm_profile_ = true;  // its verdict backs the test off or restores it
     change_.reset();
     change_.drift = {};
     plan_.drop_untried();

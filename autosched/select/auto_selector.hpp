@@ -3,10 +3,14 @@
 /// autosched's selector, `auto`, the default. Built to be cheaper to learn and
 /// closer to the per-step optimum than the published selectors. For loops
 /// (constructed with the portfolio's arms) it predicts before it tries:
-///   0. Profile: the first instance in a process (which pays for thread
-///      creation and page faults whatever runs, so no arm is judged on it)
-///      runs the `profiling` technique, which measures where the loop's time
-///      goes (a CostProfile).
+///   0. First instance: it may be the loop's only one in this process, so it
+///      is not spent profiling: it runs the arm the loop's earlier first
+///      instances (in the store) say is best, static while there are none,
+///      and its time joins those records (AutoConfig::safe_first,
+///      select/auto/first_instances.hpp). It pays for thread creation and
+///      page faults whatever runs, so it is no arm's sample.
+///      Profile: the second instance runs the `profiling` technique, which
+///      measures where the loop's time goes (a CostProfile).
 ///   1. Rank: every arm is simulated on that profile with the real
 ///      technique objects, on a team with one slow worker (`jitter`,
 ///      predict_arms_robust in select/arm_ranking.hpp); only arms predicted
@@ -42,7 +46,8 @@
 ///      relative to the best are those of the last ranking, the best still
 ///      within the margin) is the same loop in a slower process: every
 ///      sample is moved to the level the drifting samples show and nothing
-///      is tried. Another shape forgets the samples and ranks again.
+///      is tried, and the test backs off (the next alarm needs twice the
+///      evidence). Another shape forgets the samples and ranks again.
 ///   4. Warm start: save_state/load_state carry the arm statistics and the
 ///      predictions they were ranked by. The stored best runs first; if its
 ///      first `verify` instances match the stored mean the run exploits (no
@@ -62,6 +67,7 @@
 #include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/auto/arm_book.hpp>
 #include <autosched/select/auto/change_test.hpp>
+#include <autosched/select/auto/first_instances.hpp>
 #include <autosched/select/auto/level_check.hpp>
 #include <autosched/select/auto/regimes.hpp>
 #include <autosched/select/auto/settled_draw.hpp>
@@ -252,6 +258,10 @@ class AutoSelector final : public Selector {
   std::vector<RunningStats> measured_;  ///< what the prior is taught, in a buffer kept from the start
   std::vector<std::string> labels_;     ///< the arms' labels, the prior's keys
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
+  bool alarm_profile_ = false;  ///< the pending profile was asked for by a change alarm
+  autoselect::FirstInstances first_;  ///< first instances across runs (AutoConfig::safe_first)
+  bool first_pending_ = false;        ///< the next choice is this process's first (safe_first)
+  bool first_running_ = false;        ///< the instance chosen last is that first one
 };
 
 }  // namespace autosched

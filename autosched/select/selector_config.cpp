@@ -28,7 +28,7 @@ const std::vector<std::string_view> rl_keys = {
 const std::vector<std::string_view> auto_keys = {
     "guard", "noise-floor", "change-slack", "change-threshold", "change-cap", "settle", "warmup",
     "clip",  "predict",     "margin",       "trials",           "jitter",     "batch",  "batch-max", "stick", "reprofile",
-    "phases", "shape", "affinity", "patience"};
+    "phases", "shape", "affinity", "patience", "first", "once-imbalance"};
 const std::vector<std::string_view> exhaustive_keys = {"lib-rise", "drift"};
 const std::vector<std::string_view> chunk_keys = {"agent", "technique"};
 
@@ -201,6 +201,11 @@ SelectorConfig parse_selector(std::string_view text, std::string_view source) {
       a.shape = number(0, 1);
     } else if (key == "affinity") {
       a.affinity_ns = number(0, 1e9);
+    } else if (key == "first") {
+      if (v != "safe" && v != "profile") detail::throw_error(text::bad_value(source, text, "first = safe or profile"));
+      a.safe_first = v == "safe";
+    } else if (key == "once-imbalance") {
+      a.once_imbalance = number(0, 1);
     } else if (key == "patience") {
       a.patience = static_cast<int>(integer(0, 1000));
     } else if (key == "trials") {

@@ -4,6 +4,8 @@
 #include <autosched/select/arm_corrections.hpp>
 #include <autosched/select/auto_selector.hpp>
 
+#include "auto_test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -80,9 +82,9 @@ TEST(ArmCorrections, AutoRanksWithThePrior) {
   // A profile whose simulated times rank static < gss < fac2 closely: uniform
   // cost with a high dispatch overhead (static has one chunk per worker).
   const CostProfile profile = CostProfile::uniform(4096, 100.0, 2000.0);
-  AutoSelector with(arms, {});
+  AutoSelector with(arms, testing::profile_first());
   with.use_prior(&prior);
-  AutoSelector without(arms, {});
+  AutoSelector without(arms, testing::profile_first());
   const Context context{4096, 4, {}};
   Outcome o;
   o.time_ns = 1e6;

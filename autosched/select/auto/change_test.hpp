@@ -6,6 +6,12 @@
 /// type, so that the settled path can run it on a copy and keep the copy
 /// only when nothing else changes.
 ///
+/// Backing off: an alarm whose profile finds the loop it already had (a
+/// drifting loop, a process slowed by its neighbours) doubles the threshold
+/// for the next alarm, up to max_backoff doublings; an alarm that finds
+/// another phase restores it. Without it a loop whose cost drifts steadily
+/// (a zooming image) is profiled every few dozen instances for ever.
+///
 ///   ChangeTest t;
 ///   if (t.observe(arm, best, session_stats, time, config, [&] { return book.spread(true); })) {
 ///     // alarm: t.drift holds the samples since the excess began to grow
@@ -25,6 +31,8 @@ struct ChangeTest {
   double excess = 0;      ///< Page-Hinkley statistic, in units of σ
   double deficit = 0;     ///< the same for a loop that became faster (two_sided)
   RunningStats drift;     ///< the watched arm's samples since the excess began to grow
+  int backoff = 0;        ///< the threshold is change_threshold × 2^backoff
+  static constexpr int max_backoff = 6;
 
   /// One learned sample `time` of `arm` (whose session statistics are now
   /// `session`), `best` being the best arm after it. The watch moves to the
@@ -50,10 +58,17 @@ struct ChangeTest {
     } else {
       drift = {};
     }
-    return excess > c.change_threshold || deficit > c.change_threshold;
+    const double threshold = c.change_threshold * static_cast<double>(1 << backoff);
+    return excess > threshold || deficit > threshold;
   }
 
-  /// Stops watching (the arm's samples went, or the loop changed).
+  /// The last alarm's profile found the same loop: the next alarm needs twice the evidence.
+  void back_off() noexcept { backoff = std::min(backoff + 1, max_backoff); }
+  /// The last alarm's profile found another phase: alarms are believed again.
+  void restore_threshold() noexcept { backoff = 0; }
+
+  /// Stops watching (the arm's samples went, or the loop changed); the
+  /// back-off stays.
   void reset() noexcept {
     watched = -1;
     excess = deficit = 0;

@@ -66,6 +66,9 @@ void AutoSelector::same_loop_elsewhere(double level) {
   // samples and the old ones compare on one level, and the best arm runs on.
   plan_.abandon();
   teach_prior_ = false;
+  // A change alarm that found the loop it had (a steady drift, a slower
+  // process): the next alarm needs twice the evidence.
+  if (std::exchange(alarm_profile_, false)) change_.back_off();
   ArmState& best = book_[level_.arm];
   const double previous = regimes_.current_level();
   if (level_.samples.count > 0) {
@@ -84,6 +87,8 @@ void AutoSelector::same_loop_elsewhere(double level) {
 }
 
 void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
+  alarm_profile_ = false;
+  change_.restore_threshold();  // the loop did change: alarms are believed again
   if (!config_.phases) {
     forget_stored();  // another input or machine: the ranking just made stands
     return;

@@ -232,8 +232,8 @@ bool TrialPlan::check_first_trial(int arm, double time_ns) {
     first_profile = {};  // the profile held: the ranking stands
     return false;
   }
-  // The trial ran far below what the profile predicts: the first instance
-  // paid for a cold start. Unevenly, it misranked the arms; evenly, the
+  // The trial ran far below what the profile predicts: the profiling
+  // instance (the process's first or second) paid for a cold start. Unevenly, it misranked the arms; evenly, the
   // ranking was right and one profiling instance is spent for nothing. The
   // check cannot tell the two apart. Profile again; the trial's sample stays.
   reprofiled = true;

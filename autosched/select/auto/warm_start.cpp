@@ -1,7 +1,9 @@
 // AutoSelector across runs: the state it saves to the store (auto5: the
 // arms' samples and predictions, the trials still queued, the instances
-// learned from, the loop's phases), loads back (auto3/auto4 from older
-// stores too), adopts from a neighbouring size class, or is seeded with.
+// learned from, the loop's phases; then its first instances, "once …";
+// once1: a loop that ran once per process, its first instances alone),
+// loads back (auto3/auto4 from older stores too), adopts from a
+// neighbouring size class, or is seeded with.
 // What the first instances after a warm start do is choose()'s resume phase.
 #include <autosched/select/auto_selector.hpp>
 
@@ -27,16 +29,25 @@ std::string AutoSelector::save_state() const {
     for (const int a : pending) out << ' ' << a;
     book_.write(out, &plan_.predicted());
     regimes_.write(out);
+    if (!first_.empty()) first_.write(out);
     return out.str();
   }
   // Arms without samples (a sweep cut off by the end of the run) are swept
   // by the run that loads this.
-  if (book_.best() < 0) return {};
+  if (book_.best() < 0) {
+    if (first_.empty()) return {};
+    // once1: a loop that ran once per process so far: its first instances
+    // alone, which the next run's first instance chooses from.
+    out << "once1 " << book_.size();
+    first_.write(out);
+    return out.str();
+  }
   // auto4 adds each arm's predicted time (0: none), so that a warm start
   // knows which arms the simulator calls equal without profiling again.
   const bool predicted = plan_.has_predictions(book_.size());
   out << (predicted ? "auto4 " : "auto3 ") << book_.size();
   book_.write(out, predicted ? &plan_.predicted() : nullptr);
+  if (!first_.empty()) first_.write(out);
   return out.str();
 }
 
@@ -44,9 +55,21 @@ bool AutoSelector::load_state(std::string_view state) {
   std::istringstream in{std::string(state)};
   std::string tag;
   std::size_t arms = 0;
-  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4" && tag != "auto5") ||
+  if (!(in >> tag >> arms) || (tag != "auto3" && tag != "auto4" && tag != "auto5" && tag != "once1") ||
       arms != static_cast<std::size_t>(book_.size())) {
     return false;
+  }
+  autoselect::FirstInstances first(static_cast<int>(arms));
+  if (tag == "once1") {
+    // First instances only: this process's first instance chooses from
+    // them (still pending); nothing else was learned.
+    std::string once, rest;
+    if (loop_arms_.empty() || instances_ > 0 || !(in >> once) || once != "once" || !first.read(in) || (in >> rest)) {
+      return false;
+    }
+    first_ = std::move(first);
+    resumed_instances_ = first_.count();
+    return true;
   }
   long instances = 0;
   std::vector<int> pending;
@@ -66,7 +89,7 @@ bool AutoSelector::load_state(std::string_view state) {
   RegimeBook regimes;
   if (tag == "auto5" && !regimes.read(in, arms)) return false;
   std::string rest;
-  if (in >> rest) return false;
+  if (in >> rest && (rest != "once" || !first.read(in) || (in >> rest))) return false;
   if (tag != "auto5") {
     for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
   }
@@ -84,6 +107,7 @@ bool AutoSelector::load_state(std::string_view state) {
     warmup_left_ = 0;
   }
   regimes_ = std::move(regimes);
+  first_ = std::move(first);
   resumed_instances_ = instances;
   return true;
 }
@@ -110,6 +134,7 @@ bool AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
   if (!autoselect::ArmBook::valid(arms) || !(trials_left || autoselect::ArmBook::in_play(arms))) return false;
   book_.states() = std::move(arms);
   settled_.deactivate();  // the next choice runs the stored best
+  first_pending_ = false;  // not a first instance to choose: what was learned runs
   // No sweep: the stored samples stand in for it, except for arms the last
   // run did not reach. Prediction mode runs no arm blind: arms the last run
   // never tried stay untried unless this run's profile and ranking call for
