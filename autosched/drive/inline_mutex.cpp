@@ -1,5 +1,7 @@
 #include <autosched/drive/inline_mutex.hpp>
 
+#include <autosched/core/cpu_pause.hpp>
+
 namespace autosched::drive {
 
 namespace {
@@ -9,19 +11,11 @@ namespace {
 /// instance (a decision and a dispenser's set-up, a few µs).
 constexpr int spin_tries = 512;
 
-void pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
 }  // namespace
 
 void InlineMutex::lock_contended() noexcept {
   for (int i = 0; i < spin_tries; ++i) {
-    pause();
+    cpu_pause();
     if (try_lock()) return;
   }
   // Marks the lock contended (2) so that the holder's unlock wakes a sleeper;

@@ -1,5 +1,6 @@
 #include <autosched/drive/loop.hpp>
 
+#include <autosched/core/cpu_pause.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/drive/clock.hpp>
@@ -139,14 +140,6 @@ namespace {
 /// enough not to keep a descheduled opener off an oversubscribed core long.
 constexpr int attach_tries = 1024;
 
-void pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
 /// Dispensers that keep no state between instances (static's blocks and
 /// cyclic chunks are a function of n and p alone): one set up for the same
 /// n and team is ready again as it is.
@@ -240,7 +233,7 @@ Instance* Loop::open_or_attach(const TeamTicket& ticket, const OpenRequest& requ
           mutex_.lock();
           break;
         }
-        pause();
+        cpu_pause();
       }
     } else {
       mutex_.lock();

@@ -5,6 +5,7 @@
 /// adaptive techniques publish. One slot per worker, each on its own cache
 /// line so that publishing never invalidates a neighbour's line.
 
+#include <autosched/core/cpu_pause.hpp>
 #include <autosched/core/running_stats.hpp>
 
 #include <atomic>
@@ -18,17 +19,12 @@ class SpinLock {
  public:
   void lock() noexcept {
     while (locked_.exchange(true, std::memory_order_acquire)) {
-      while (locked_.load(std::memory_order_relaxed)) pause();
+      while (locked_.load(std::memory_order_relaxed)) cpu_pause();
     }
   }
   void unlock() noexcept { locked_.store(false, std::memory_order_release); }
 
  private:
-  static void pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
   std::atomic<bool> locked_{false};
 };
 
