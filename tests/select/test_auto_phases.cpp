@@ -202,6 +202,38 @@ TEST(AutoOnRealCodes, ALoopThatDriftsSteadilyIsProfiledLessAndLessOften) {
   }
 }
 
+TEST(AutoOnRealCodes, ALoopThatCyclesThroughShapesWithOneBestArmIsProfiledLessAndLessOften) {
+  // Heavy rows at the front, then at the back, every 50 instances, the
+  // back-heavy phase 30% slower; ss:16 is the best arm in both. Each return
+  // to a shape seen before brings its phase back with the arm that already
+  // runs: the alarm changed nothing, and the next needs twice the evidence.
+  std::vector<double> tail = heavy_head().block_ns();
+  std::reverse(tail.begin(), tail.end());
+  const CostProfile shapes[2] = {heavy_head(), CostProfile::from_blocks(4096, tail, 5)};
+  const Context context{4096, 4, {}};
+  const std::vector<double> base = {9e6, 4e6, 3.5e6, 2e6};
+  AutoSelector s(four_arms(), {});
+  std::uint64_t noise = 777;
+  int late = 0, all = 0;
+  for (int t = 0; t < 1600; ++t) {
+    const int phase = (t / 50) % 2;
+    const Decision d = s.choose(context);
+    noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double jitter = 1.0 + 0.02 * (static_cast<double>(noise >> 40) / static_cast<double>(1 << 24) - 0.5);
+    const double level = phase == 0 ? 1.0 : 1.3;
+    s.observe(d, measured(base[static_cast<std::size_t>(d.arm)] * level * jitter,
+                          d.profile ? &shapes[phase] : nullptr));
+    if (d.profile) {
+      ++all;
+      if (t >= 800) ++late;
+    }
+  }
+  EXPECT_TRUE(s.phased()) << "the two shapes are two phases";
+  EXPECT_GE(all, 3) << "the first returns are noticed";
+  EXPECT_LE(late, 2) << "profiles in the second half (one per switch without the back-off: 16)";
+  EXPECT_EQ(s.best_arm(), 3);
+}
+
 TEST(AutoOnRealCodes, AWarmRunOfALoopWithTwoPhasesIsNotWorseThanACold) {
   // The store holds the second phase's arm.
   const Scenario s = parse(phase_flip(400));

@@ -87,19 +87,30 @@ void AutoSelector::same_loop_elsewhere(double level) {
 }
 
 void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
-  alarm_profile_ = false;
-  change_.restore_threshold();  // the loop did change: alarms are believed again
+  const bool after_alarm = std::exchange(alarm_profile_, false);
+  const int best_before = book_.best();
   if (!config_.phases) {
+    change_.restore_threshold();
     forget_stored();  // another input or machine: the ranking just made stands
     return;
   }
-  if (book_.best() >= 0) regimes_.archive(stored, book_);  // what the phase that ends learned
+  if (best_before >= 0) regimes_.archive(stored, book_);  // what the phase that ends learned
   forget_stored();
   regimes_.set_current(std::move(shape), level);
   if (const int r = regimes_.find(regimes_.current_shape(), config_.shape); r >= 0) {
     restore(regimes_.take(r), level);  // a phase seen before: what it learned, no trials
+    // A loop that cycles through shapes it has seen (a zooming image) and
+    // keeps its best arm through them: the alarm changed nothing that runs,
+    // and the next one needs twice the evidence. A phase that brings
+    // another arm back makes alarms worth believing again.
+    if (after_alarm && best_before >= 0 && book_.best() == best_before) {
+      change_.back_off();
+    } else {
+      change_.restore_threshold();
+    }
     return;
   }
+  change_.restore_threshold();  // a new phase: alarms are believed again
   if (regimes_.changed_at(instances_)) {
     // A new shape again, soon after the last: the loop changes faster than
     // trials can follow it. The arms good over every shape seen are tried
