@@ -226,6 +226,8 @@ class AutoSelector final : public Selector {
   void judge_witness(double time);
   /// The samples do not describe this loop: drops them.
   void forget_stored();
+  /// save_state()'s optional sections: the first instances, the back-off.
+  void write_tail(std::ostream& out) const;
   /// Installs arm statistics from load_state() or seed(); false, with
   /// nothing changed, when they are not ones a run could have produced.
   /// `trials_left`: the state still had trials to run, and no arm needs samples.

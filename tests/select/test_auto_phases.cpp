@@ -174,31 +174,58 @@ arms auto
   EXPECT_EQ(late, 0) << "once unsteady, the swings of the second half profile nothing";
 }
 
+/// `instances` instances of a loop whose level keeps rising (+0.2% per
+/// instance, ±1% noise) with one shape throughout: where `s` profiled.
+std::vector<int> run_drifting(AutoSelector& s, int instances) {
+  const CostProfile profile = heavy_head();
+  const Context context{4096, 4, {}};
+  const std::vector<double> base = {9e6, 4e6, 3.5e6, 2e6};
+  std::uint64_t noise = 12345;
+  std::vector<int> profiled_at;
+  for (int t = 0; t < instances; ++t) {
+    const Decision d = s.choose(context);
+    noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double jitter = 1.0 + 0.02 * (static_cast<double>(noise >> 40) / static_cast<double>(1 << 24) - 0.5);
+    const double level = 1.0 + 0.002 * t;
+    s.observe(d, measured(base[static_cast<std::size_t>(d.arm)] * level * jitter, d.profile ? &profile : nullptr));
+    if (d.profile) profiled_at.push_back(t);
+  }
+  return profiled_at;
+}
+
 TEST(AutoOnRealCodes, ALoopThatDriftsSteadilyIsProfiledLessAndLessOften) {
   // The same shape at a level that keeps rising (a zooming image): each
   // change alarm's profile finds the loop it had, so each next alarm needs
   // twice the evidence. Without the back-off an alarm, and a profile, came
   // every few dozen instances to the end.
-  const CostProfile profile = heavy_head();
-  const Context context{4096, 4, {}};
-  const std::vector<double> base = {9e6, 4e6, 3.5e6, 2e6};
   AutoSelector s(four_arms(), {});
-  std::uint64_t noise = 12345;
-  std::vector<int> profiled_at;
-  for (int t = 0; t < 1200; ++t) {
-    const Decision d = s.choose(context);
-    noise = noise * 6364136223846793005ULL + 1442695040888963407ULL;
-    const double jitter = 1.0 + 0.02 * (static_cast<double>(noise >> 40) / static_cast<double>(1 << 24) - 0.5);
-    const double level = 1.0 + 0.002 * t;  // +0.2% per instance
-    s.observe(d, measured(base[static_cast<std::size_t>(d.arm)] * level * jitter, d.profile ? &profile : nullptr));
-    if (d.profile) profiled_at.push_back(t);
-  }
+  const std::vector<int> profiled_at = run_drifting(s, 1200);
   ASSERT_GE(profiled_at.size(), 2u) << "the drift raises alarms at all";
   const auto late = std::count_if(profiled_at.begin(), profiled_at.end(), [](int t) { return t >= 600; });
   EXPECT_LE(late, 2) << "profiles in the second half";
   EXPECT_LE(profiled_at.size(), 8u);
   for (std::size_t k = 3; k < profiled_at.size(); ++k) {
     EXPECT_GT(profiled_at[k] - profiled_at[k - 1], profiled_at[2] - profiled_at[1]) << "gaps widen";
+  }
+}
+
+TEST(AutoOnRealCodes, TheBackOffADriftTaughtCarriesIntoTheNextRun) {
+  // A process that drifts from the start again (the zoom restarts in every
+  // run): the warm run starts at the back-off the last one reached instead
+  // of paying a profile per alarm to learn it again.
+  AutoSelector cold(four_arms(), {});
+  const std::vector<int> cold_profiles = run_drifting(cold, 400);
+  const std::string state = cold.save_state();
+  ASSERT_NE(state.find(" backoff "), std::string::npos) << state;
+  AutoSelector warm(four_arms(), {});
+  ASSERT_TRUE(warm.load_state(state));
+  const std::vector<int> warm_profiles = run_drifting(warm, 400);
+  ASSERT_GE(cold_profiles.size(), 3u) << "the cold run backed off at all";
+  EXPECT_LE(warm_profiles.size() + 2, cold_profiles.size()) << "the warm run re-learns the back-off";
+  for (const std::string& bad : {state + " 1", state + " backoff 2", state.substr(0, state.rfind(' ')) + " 99",
+                                 state.substr(0, state.rfind(' ')) + " -1", state.substr(0, state.rfind(' '))}) {
+    AutoSelector fresh(four_arms(), {});
+    EXPECT_FALSE(fresh.load_state(bad)) << bad.substr(bad.size() > 40 ? bad.size() - 40 : 0);
   }
 }
 

@@ -1,7 +1,8 @@
 // AutoSelector across runs: the state it saves to the store (auto5: the
 // arms' samples and predictions, the trials still queued, the instances
-// learned from, the loop's phases; then its first instances, "once …";
-// once1: a loop that ran once per process, its first instances alone),
+// learned from, the loop's phases; then its first instances, "once …", and
+// the change test's back-off, "backoff K"; once1: a loop that ran once per
+// process, its first instances alone),
 // loads back (auto3/auto4 from older stores too), adopts from a
 // neighbouring size class, or is seeded with.
 // What the first instances after a warm start do is choose()'s resume phase.
@@ -29,7 +30,7 @@ std::string AutoSelector::save_state() const {
     for (const int a : pending) out << ' ' << a;
     book_.write(out, &plan_.predicted());
     regimes_.write(out);
-    if (!first_.empty()) first_.write(out);
+    write_tail(out);
     return out.str();
   }
   // Arms without samples (a sweep cut off by the end of the run) are swept
@@ -47,9 +48,36 @@ std::string AutoSelector::save_state() const {
   const bool predicted = plan_.has_predictions(book_.size());
   out << (predicted ? "auto4 " : "auto3 ") << book_.size();
   book_.write(out, predicted ? &plan_.predicted() : nullptr);
-  if (!first_.empty()) first_.write(out);
+  write_tail(out);
   return out.str();
 }
+
+void AutoSelector::write_tail(std::ostream& out) const {
+  if (!first_.empty()) first_.write(out);
+  // A loop whose cost drifts (a zoom that restarts every few dozen steps)
+  // taught this process's change test to want more evidence; the next run
+  // starts there instead of re-learning it with a profile per alarm.
+  if (change_.backoff > 0) out << " backoff " << change_.backoff;
+}
+
+namespace {
+
+/// The optional sections after the arms: " once …" then " backoff K", each
+/// at most once and in that order; anything else is damage.
+bool read_tail(std::istream& in, autoselect::FirstInstances& first, int& backoff) {
+  std::string word;
+  if (!(in >> word)) return true;
+  if (word == "once") {
+    if (!first.read(in)) return false;
+    if (!(in >> word)) return true;
+  }
+  if (word != "backoff" || !(in >> backoff) || backoff < 0 || backoff > autoselect::ChangeTest::max_backoff) {
+    return false;
+  }
+  return !(in >> word);
+}
+
+}  // namespace
 
 bool AutoSelector::load_state(std::string_view state) {
   std::istringstream in{std::string(state)};
@@ -88,8 +116,8 @@ bool AutoSelector::load_state(std::string_view state) {
   if (!autoselect::ArmBook::read(in, arms, loaded, tag == "auto3" ? nullptr : &predicted)) return false;
   RegimeBook regimes;
   if (tag == "auto5" && !regimes.read(in, arms)) return false;
-  std::string rest;
-  if (in >> rest && (rest != "once" || !first.read(in) || (in >> rest))) return false;
+  int backoff = 0;
+  if (!read_tail(in, first, backoff)) return false;
   if (tag != "auto5") {
     for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
   }
@@ -108,6 +136,7 @@ bool AutoSelector::load_state(std::string_view state) {
   }
   regimes_ = std::move(regimes);
   first_ = std::move(first);
+  change_.backoff = backoff;
   resumed_instances_ = instances;
   return true;
 }
