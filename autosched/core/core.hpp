@@ -7,6 +7,7 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/file_checks.hpp>
+#include <autosched/core/forked_child.hpp>
 #include <autosched/core/hash.hpp>
 #include <autosched/core/index_range.hpp>
 #include <autosched/core/running_stats.hpp>

@@ -7,6 +7,7 @@
 #include <autosched/loops/team_pinning.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/forked_child.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
 #include <autosched/drive/loop.hpp>
@@ -15,6 +16,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -105,6 +108,39 @@ void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, pinning:
   if (error) std::rethrow_exception(error);
 }
 
+/// This thread's static block of `call`'s n iterations among p threads.
+void run_block(const LoopCall& call, std::int64_t n, int tid, int p) {
+  const auto at = [&](int t) { return (n / p) * t + std::min<std::int64_t>(t, n % p); };
+  if (at(tid) < at(tid + 1)) call.run(call.body, call.begin + at(tid), call.begin + at(tid + 1));
+}
+
+/// A loop in the child of a fork made while autosched was in use
+/// (core/forked_child.hpp): a lock the driver or the session needs may be
+/// held by a thread that did not survive the fork, so the loop runs on a
+/// static split of OpenMP's own team, with nothing chosen or recorded. The
+/// first exception a body throws reaches the caller, as in any loop.
+void run_in_forked_child(const LoopCall& call, std::int64_t n, bool join, int p) {
+  say_forked_child_once();
+  if (join) {
+    run_block(call, n, omp_get_thread_num(), omp_get_num_threads());
+    if (!call.options->nowait) {
+#pragma omp barrier
+    }
+    return;
+  }
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(p)
+  {
+    try {
+      run_block(call, n, omp_get_thread_num(), omp_get_num_threads());
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 }  // namespace
 
 void run_loop(const LoopCall& call) {
@@ -118,24 +154,29 @@ void run_loop(const LoopCall& call) {
     throw_error(text::bad_value("LoopOptions::threads", std::to_string(o.threads),
                                 "0 (OpenMP's default) or a team size in [1, " + std::to_string(max_workers) + "]"));
   }
+  const std::int64_t n = span > 0 ? static_cast<std::int64_t>(span) : 0;
+  const bool join =
+      o.team == Team::join || (o.team == Team::automatic && omp_in_parallel() && omp_get_level() > body_level);
+  int p = o.threads > 0 ? o.threads : omp_get_max_threads();
+  // With nested parallelism exhausted the runtime would give one thread anyway.
+  if (omp_get_active_level() >= omp_get_max_active_levels()) p = 1;
+  p = std::min(p, max_workers);
+  note_in_use();
+  if (in_forked_child()) [[unlikely]] {
+    run_in_forked_child(call, n, join, p);
+    return;
+  }
   session::start();
   // Every thread of a joined team makes this call itself; an opened team's
   // threads read the pointer the caller got before the fork.
   pinning::Manager* const pm = start_team_pinning();
-  const std::int64_t n = span > 0 ? static_cast<std::int64_t>(span) : 0;
   char buffer[512];
   drive::Loop& loop = drive::loop(loop_id(call, buffer));
-
-  const bool join =
-      o.team == Team::join || (o.team == Team::automatic && omp_in_parallel() && omp_get_level() > body_level);
   if (join) {
     join_team(loop, call, n, pm);
     return;
   }
-  int p = o.threads > 0 ? o.threads : omp_get_max_threads();
-  // With nested parallelism exhausted the runtime would give one thread anyway.
-  if (omp_get_active_level() >= omp_get_max_active_levels()) p = 1;
-  open_team(loop, call, n, std::min(p, max_workers), pm);
+  open_team(loop, call, n, p, pm);
 }
 
 }  // namespace autosched::detail

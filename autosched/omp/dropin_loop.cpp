@@ -2,6 +2,7 @@
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/core/forked_child.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/omp/real_runtime.hpp>
@@ -169,6 +170,7 @@ const char* describe(ForwardReason reason) noexcept {
     case ForwardReason::disabled: return "AUTOSCHED_OMP=off";
     case ForwardReason::ordered: return "ordered or doacross loop (its order protocol stays with the runtime)";
     case ForwardReason::other_kind: return "schedule kind the program fixed (static, auto, static_steal, ...)";
+    case ForwardReason::forked_child: return "in a child process forked while the program ran loops";
     case ForwardReason::count_: break;
   }
   return "?";
@@ -196,6 +198,7 @@ void forward(ForwardReason reason) noexcept {
   // Never a silent fallback: a loop the user expected to be taken and was not
   // is said at once; the kinds the user chose not to hand over (dynamic and
   // guided without --loops all, AUTOSCHED_OMP=off) are in the report.
+  if (reason == ForwardReason::forked_child) return say_forked_child_once();  // never detail::warn: its lock
   const bool chosen = reason == ForwardReason::not_runtime || reason == ForwardReason::disabled ||
                       reason == ForwardReason::ordered || reason == ForwardReason::other_kind;
   if (first && !chosen) {
@@ -208,7 +211,10 @@ void forward(ForwardReason reason) noexcept {
 }
 
 bool refused(const LoopCall& call, ForwardReason& reason) noexcept {
-  if (!settings().enabled) {
+  note_in_use();
+  if (in_forked_child()) [[unlikely]] {
+    reason = ForwardReason::forked_child;  // before settings(): its first call takes a lock
+  } else if (!settings().enabled) {
     reason = ForwardReason::disabled;
   } else if (!takes(call.asked)) {
     reason = ForwardReason::not_runtime;

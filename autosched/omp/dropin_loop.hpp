@@ -28,6 +28,7 @@ enum class ForwardReason : std::uint8_t {
   disabled,            ///< AUTOSCHED_OMP=off
   ordered,             ///< an `ordered` loop: its chunks must follow the runtime's order protocol
   other_kind,          ///< a dispatcher kind the drop-in never takes (static, auto, static_steal, …)
+  forked_child,        ///< in a child forked while the drop-in was in use (core/forked_child.hpp)
   count_,
 };
 const char* describe(ForwardReason reason) noexcept;

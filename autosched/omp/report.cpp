@@ -2,6 +2,7 @@
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/core/forked_child.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 
 #include <atomic>
@@ -73,7 +74,8 @@ void write_report(std::FILE* out) {
 
 void write_report_once() {
   static std::atomic<bool> written{false};
-  if (written.exchange(true)) return;
+  // A forked child's counts are its parent's, and its file the parent's too.
+  if (in_forked_child() || written.exchange(true)) return;
   try {
     write_report_to_destination();
   } catch (const std::exception& e) {

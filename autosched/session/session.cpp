@@ -2,6 +2,7 @@
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/core/forked_child.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/select/decision_engine.hpp>
 #include <autosched/store/background_writer.hpp>
@@ -149,7 +150,10 @@ void finish() {
 
 }  // namespace
 
-void start() { (void)recorder(); }
+void start() {
+  note_in_use();  // before the recorder's first lock: a fork from here on leaves a forked child
+  (void)recorder();
+}
 
 Store* store() { return recorder().store(); }
 

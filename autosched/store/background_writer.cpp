@@ -1,6 +1,7 @@
 #include <autosched/store/background_writer.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/forked_child.hpp>
 
 #include <pthread.h>
 #include <unistd.h>
@@ -18,12 +19,9 @@ namespace autosched {
 
 namespace {
 
-// Set in the child of a fork(): the writer thread did not survive it, its
-// mutexes may be held by threads that no longer exist, and SQLite forbids
-// using a connection across fork. The child records nothing.
-std::atomic<bool> forked_child{false};
-
-void on_fork_child() { forked_child.store(true, std::memory_order_relaxed); }
+// In the child of a fork (core/forked_child.hpp) the writer thread did not
+// survive, its mutexes may be held by threads that no longer exist, and SQLite
+// forbids using a connection across fork: the child records nothing.
 
 // fork() waits until the writer is outside every sink: a child forked while
 // SQLite is half-way through a statement would inherit the connection with
@@ -37,26 +35,15 @@ void after_fork_in_parent() {
   if (sinks_in_use != nullptr) sinks_in_use->unlock();
 }
 void after_fork_in_child() {
-  on_fork_child();
   // The child never writes, but a locked std::mutex must not be left for
   // a destructor to trip over; unlocking from the forking thread is what
   // the prepare handler locked on that same thread.
   if (sinks_in_use != nullptr) sinks_in_use->unlock();
 }
 
-void warn_forked_child_once() {
-  static std::atomic<bool> warned{false};
-  if (warned.exchange(true)) return;
-  // write(2), not detail::warn: a lock another thread held at fork time
-  // would never be released in the child.
-  static const char message[] =
-      "autosched: warning: a forked child process records nothing (store, traces, logs); its loops run normally\n";
-  [[maybe_unused]] const auto written = ::write(2, message, sizeof message - 1);
-}
-
 }  // namespace
 
-bool recording_disabled_by_fork() noexcept { return forked_child.load(std::memory_order_relaxed); }
+bool recording_disabled_by_fork() noexcept { return in_forked_child(); }
 
 struct BackgroundWriter::State {
   static constexpr std::size_t capacity = 4096;
@@ -181,7 +168,7 @@ void BackgroundWriter::add_sink(RowSink* sink) {
 bool BackgroundWriter::has_sinks() const noexcept { return state_->any_sink.load(std::memory_order_acquire); }
 
 void BackgroundWriter::post(const InstanceRow& row) {
-  if (forked_child.load(std::memory_order_relaxed)) return warn_forked_child_once();
+  if (in_forked_child()) return say_forked_child_once();
   State& s = *state_;
   std::unique_lock lock(s.mutex);
   s.space.wait(lock, [&] { return s.size < State::capacity || s.stopped; });
@@ -197,7 +184,7 @@ void BackgroundWriter::post(const InstanceRow& row) {
 }
 
 void BackgroundWriter::post_task(std::function<void()> task) {
-  if (forked_child.load(std::memory_order_relaxed)) return warn_forked_child_once();
+  if (in_forked_child()) return say_forked_child_once();
   State& s = *state_;
   std::unique_lock lock(s.mutex);
   if (s.stopped) {
@@ -211,7 +198,7 @@ void BackgroundWriter::post_task(std::function<void()> task) {
 }
 
 void BackgroundWriter::drain() {
-  if (forked_child.load(std::memory_order_relaxed)) return;
+  if (in_forked_child()) return;
   State& s = *state_;
   std::unique_lock lock(s.mutex);
   const std::uint64_t target = s.posted;
@@ -221,7 +208,7 @@ void BackgroundWriter::drain() {
 }
 
 void BackgroundWriter::shutdown() {
-  if (forked_child.load(std::memory_order_relaxed)) return;
+  if (in_forked_child()) return;
   State& s = *state_;
   {
     std::lock_guard lock(s.mutex);
