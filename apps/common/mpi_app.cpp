@@ -27,7 +27,8 @@ double CostRow::seconds(std::int64_t first, std::int64_t last) const noexcept {
     if (b >= static_cast<std::int64_t>(prefix.size()) - 1) return prefix.back();
     const std::int64_t len = std::min(block, n - b * block);
     const double in_block = prefix[static_cast<std::size_t>(b) + 1] - prefix[static_cast<std::size_t>(b)];
-    return prefix[static_cast<std::size_t>(b)] + in_block * static_cast<double>(i - b * block) / static_cast<double>(len);
+    return prefix[static_cast<std::size_t>(b)] +
+           in_block * static_cast<double>(i - b * block) / static_cast<double>(len);
   };
   return at(last) - at(first);
 }
@@ -95,86 +96,114 @@ MpiApp::MpiApp(std::string name, std::string description, int argc, char** argv,
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
   std::string record_path;
-  auto number = [&](const std::string& option, const char* text, bool integer) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0 || !std::isfinite(v) || v < 0 || (integer && v != std::floor(v))) {
-      usage_error("--" + option + "=" + text + ": expected " +
-                  (integer ? "a non-negative integer" : "a non-negative number"));
-    }
-    return v;
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      if (rank_ == 0) {
-        std::printf("autosched-%s: %s\n\nusage: mpirun -np P autosched-%s [options]\n", name_.c_str(),
-                    description.c_str(), name_.c_str());
-        std::printf(
-            "  --steps T          time steps (default %d)\n"
-            "  --schedule S       schedule for every loop (default: AUTOSCHED_SCHEDULE, else auto)\n"
-            "  --protocol P       auto | master-worker | rma (default auto)\n"
-            "  --record FILE      write the cost model: seconds per block of iterations, per loop and step\n"
-            "  --record-block B   iterations per recorded value (default 1)\n"
-            "  --costs FILE       replay a recorded cost model instead of computing\n"
-            "  --quiet            no per-step lines\n",
-            default_steps);
-        for (const Option& o : options_) {
-          std::printf("  --%-16s %s (default %g)\n", o.name.c_str(), o.help.c_str(), o.value);
+  std::string problem;
+  bool help = false;
+  try {
+    auto number = [&](const std::string& option, const char* text, bool integer) {
+      char* end = nullptr;
+      errno = 0;
+      const double v = std::strtod(text, &end);
+      if (end == text || *end != '\0' || errno != 0 || !std::isfinite(v) || v < 0 || (integer && v != std::floor(v))) {
+        usage_error("--" + option + "=" + text + ": expected " +
+                    (integer ? "a non-negative integer" : "a non-negative number"));
+      }
+      return v;
+    };
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--help" || arg == "-h") {
+        help = true;
+        break;
+      }
+      if (arg == "--quiet") {
+        quiet_ = true;
+        continue;
+      }
+      if (arg.rfind("--", 0) != 0) usage_error("unexpected argument '" + arg + "'");
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
+      const std::string option = arg.substr(2);
+      const char* value = argv[++i];
+      if (option == "steps") {
+        steps_ = static_cast<int>(number(option, value, true));
+        if (steps_ < 1) usage_error("--steps=0: expected at least one step");
+      } else if (option == "schedule") {
+        schedule_ = value;
+        try {
+          (void)parse_schedule(schedule_, "--schedule");
+        } catch (const Error& e) {
+          usage_error(e.what());
         }
-      }
-      MPI_Finalize();
-      std::exit(0);
-    }
-    if (arg == "--quiet") {
-      quiet_ = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) usage_error("unexpected argument '" + arg + "'");
-    if (i + 1 >= argc) usage_error(arg + " needs a value");
-    const std::string option = arg.substr(2);
-    const char* value = argv[++i];
-    if (option == "steps") {
-      steps_ = static_cast<int>(number(option, value, true));
-      if (steps_ < 1) usage_error("--steps=0: expected at least one step");
-    } else if (option == "schedule") {
-      schedule_ = value;
-      try {
-        (void)parse_schedule(schedule_, "--schedule");
-      } catch (const Error& e) {
-        usage_error(e.what());
-      }
-    } else if (option == "protocol") {
-      const std::string p = value;
-      if (p == "auto") {
-        protocol_ = autosched::mpi::Protocol::automatic;
-      } else if (p == "master-worker") {
-        protocol_ = autosched::mpi::Protocol::master_worker;
-      } else if (p == "rma") {
-        protocol_ = autosched::mpi::Protocol::rma;
+      } else if (option == "protocol") {
+        const std::string p = value;
+        if (p == "auto") {
+          protocol_ = autosched::mpi::Protocol::automatic;
+        } else if (p == "master-worker") {
+          protocol_ = autosched::mpi::Protocol::master_worker;
+        } else if (p == "rma") {
+          protocol_ = autosched::mpi::Protocol::rma;
+        } else {
+          usage_error("--protocol=" + p + ": expected auto, master-worker or rma");
+        }
+      } else if (option == "record") {
+        record_path = value;
+      } else if (option == "record-block") {
+        record_block_ = static_cast<std::int64_t>(number(option, value, true));
+        if (record_block_ < 1) usage_error("--record-block=0: expected at least 1");
+      } else if (option == "costs") {
+        costs_path_ = value;
       } else {
-        usage_error("--protocol=" + p + ": expected auto, master-worker or rma");
-      }
-    } else if (option == "record") {
-      record_path = value;
-    } else if (option == "record-block") {
-      record_block_ = static_cast<std::int64_t>(number(option, value, true));
-      if (record_block_ < 1) usage_error("--record-block=0: expected at least 1");
-    } else if (option == "costs") {
-      costs_path_ = value;
-    } else {
-      bool known = false;
-      for (Option& o : options_) {
-        if (o.name == option) {
-          o.value = number(option, value, o.integer);
-          known = true;
+        bool known = false;
+        for (Option& o : options_) {
+          if (o.name == option) {
+            o.value = number(option, value, o.integer);
+            known = true;
+          }
         }
+        if (!known) usage_error("unknown option --" + option);
       }
-      if (!known) usage_error("unknown option --" + option);
     }
+    if (!record_path.empty() && !costs_path_.empty()) usage_error("--record and --costs exclude each other");
+  } catch (const UsageError& e) {
+    problem = e.message;
   }
-  if (!record_path.empty() && !costs_path_.empty()) usage_error("--record and --costs exclude each other");
+  // Every rank learns whether any rank cannot start: a rank alone with a bad
+  // argument (an MPMD launch) that finalized and left would leave the others
+  // waiting in their first collective for ever. The lowest such rank says why.
+  int mine[2] = {problem.empty() ? 0 : 1, help ? 1 : 0};
+  int any[2] = {0, 0};
+  MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  int bad_rank = problem.empty() ? ranks_ : rank_;
+  int first_bad = ranks_;
+  MPI_Allreduce(&bad_rank, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (any[0] != 0) {
+    if (rank_ == first_bad) {
+      const std::string who = rank_ == 0 ? "" : "rank " + std::to_string(rank_) + ": ";
+      std::fprintf(stderr, "autosched-%s: %s%s (--help lists the options)\n", name_.c_str(), who.c_str(),
+                   problem.c_str());
+    }
+    MPI_Finalize();
+    std::exit(2);
+  }
+  if (any[1] != 0) {
+    if (rank_ == 0) {
+      std::printf("autosched-%s: %s\n\nusage: mpirun -np P autosched-%s [options]\n", name_.c_str(),
+                  description.c_str(), name_.c_str());
+      std::printf(
+          "  --steps T          time steps (default %d)\n"
+          "  --schedule S       schedule for every loop (default: AUTOSCHED_SCHEDULE, else auto)\n"
+          "  --protocol P       auto | master-worker | rma (default auto)\n"
+          "  --record FILE      write the cost model: seconds per block of iterations, per loop and step\n"
+          "  --record-block B   iterations per recorded value (default 1)\n"
+          "  --costs FILE       replay a recorded cost model instead of computing\n"
+          "  --quiet            no per-step lines\n",
+          default_steps);
+      for (const Option& o : options_) {
+        std::printf("  --%-16s %s (default %g)\n", o.name.c_str(), o.help.c_str(), o.value);
+      }
+    }
+    MPI_Finalize();
+    std::exit(0);
+  }
   if (!costs_path_.empty()) costs_.load(costs_path_, "autosched-" + name_);
   if (!record_path.empty()) {
     int ok = 1;
@@ -183,7 +212,12 @@ MpiApp::MpiApp(std::string name, std::string description, int argc, char** argv,
       ok = record_ != nullptr ? 1 : 0;
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (ok == 0) usage_error("--record=" + record_path + ": cannot write this file");
+    if (ok == 0) {  // every rank knows it: rank 0 says why, all end
+      if (rank_ == 0)
+        std::fprintf(stderr, "autosched-%s: --record=%s: cannot write this file\n", name_.c_str(), record_path.c_str());
+      MPI_Finalize();
+      std::exit(2);
+    }
     recording_ = true;  // on every rank; only rank 0 writes
     if (rank_ == 0) {
       std::fprintf(record_, "%s app=%s ranks=%d clock=MPI_Wtime\n", cost_magic, name_.c_str(), ranks_);
@@ -199,11 +233,7 @@ MpiApp::~MpiApp() {
   if (record_ != nullptr) std::fclose(record_);
 }
 
-void MpiApp::usage_error(const std::string& message) const {
-  if (rank_ == 0) std::fprintf(stderr, "autosched-%s: %s (--help lists the options)\n", name_.c_str(), message.c_str());
-  MPI_Finalize();
-  std::exit(2);
-}
+void MpiApp::usage_error(const std::string& message) const { throw UsageError{message}; }
 
 long MpiApp::integer(const std::string& option) const { return static_cast<long>(real(option)); }
 

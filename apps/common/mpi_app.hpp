@@ -139,6 +139,11 @@ class MpiApp {
   std::vector<double>* record_buffer(const std::string& loop, std::int64_t n);
   void finish_instance(const std::string& loop, std::int64_t n, const autosched::mpi::LoopResult& r, const Tally& t,
                        std::vector<double>* record);
+  /// A bad argument, found while parsing: the constructor collects it on
+  /// every rank before any rank ends (the lowest rank with one says why).
+  struct UsageError {
+    std::string message;
+  };
   [[noreturn]] void usage_error(const std::string& message) const;
 
   std::string name_;
