@@ -49,9 +49,31 @@ run(143 sh -c "${CLI} pin -- ${PROBE} 0 20 0 >${dir}/term.out 2>${dir}/term.err 
 file(READ ${dir}/term.err term_err)
 expect("${term_err}" "autosched pin: '.*pin_probe' exited 143")
 
+# SIGKILL to the tool, which can forward nothing: the program dies with it
+# (it asked for SIGTERM at its parent's death) within 5 s instead of running
+# on unwatched. The probe's thread id names it in /proc; a zombie is dead.
+run(0 sh -c "${CLI} pin -- ${PROBE} 0 20 0 >${dir}/kill.out 2>${dir}/kill.err & p=$!
+  until grep -q 'late tid' ${dir}/kill.out
+  do sleep 0.05
+  done
+  t=$(sed -n 's/late tid //p' ${dir}/kill.out)
+  kill -KILL $p
+  n=0
+  while [ -e /proc/$t ] && ! grep -q '^State:.*Z' /proc/$t/status 2>/dev/null && [ $n -lt 100 ]
+  do sleep 0.05
+  n=$((n + 1))
+  done
+  test ! -e /proc/$t || grep -q '^State:.*Z' /proc/$t/status")
+
 # Bad input, each rejected naming what was wrong.
 run(105 ${CLI} pin --policy frob -- ${PROBE} 0 0 0)
 expect("${err}" "--policy: frob not in")
+foreach(seed -1 99999999999999999999)
+  run(105 ${CLI} pin --seed ${seed} -- ${PROBE} 0 0 0)
+  expect("${err}" "--seed: .*${seed}.*: expected an integer in \\[0, 18446744073709551615\\]")
+endforeach()
+run(114 ${CLI} pin --seed "" -- ${PROBE} 0 0 0)  # an empty value is a missing one
+expect("${err}" "--seed: 1 required UINT:SEED missing")
 run(1 ${CLI} pin --options eps=2 -- ${PROBE} 0 0 0)
 expect("${err}" "pin --policy/--options.*eps")
 run(1 ${CLI} pin --options nonsense -- ${PROBE} 0 0 0)

@@ -135,7 +135,7 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--reps", bench->reps, "Repetitions of every run")->capture_default_str()->check(CLI::PositiveNumber);
   b->add_option("--steps", bench->steps, "Time steps per run")->capture_default_str()->check(CLI::PositiveNumber);
   b->add_option("--threads", bench->threads, "Team size (0: OpenMP's default)")->capture_default_str();
-  b->add_option("--seed", bench->seed, "Seed of the interleaved run order")->capture_default_str();
+  b->add_option("--seed", bench->seed, "Seed of the interleaved run order")->capture_default_str()->check(seed_check(~0U));
   b->add_option("--out", bench->out, "Directory for runs.csv (replaced unless --resume), failures.csv and logs")->required();
   b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
   b->add_option("--app-args", bench->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");

@@ -3,8 +3,13 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/version.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
+#include <string>
 
 namespace autosched::cli {
 
@@ -50,6 +55,15 @@ int run_cli(int argc, char** argv, Program program, const std::function<void(CLI
   } catch (const autosched::Error& e) {
     std::fprintf(stderr, "autosched: error: %s\n", e.what());
     return 1;
+  } catch (const std::bad_alloc&) {
+    // Never an abort: a value the options accept can still ask for more
+    // memory than this machine has.
+    std::fprintf(stderr, "autosched: error: out of memory: the command asks for more than this machine can give "
+                         "(smaller sizes: fewer tiles, smaller tiles, fewer tasks)\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "autosched: error: %s\n", e.what());
+    return 1;
   }
   return 0;
 }
@@ -71,6 +85,21 @@ std::string recorded_command_line() {
 std::vector<std::string>& program_after_separator() {
   static std::vector<std::string> tail;
   return tail;
+}
+
+CLI::Validator seed_check(unsigned long long max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        const std::string range = "expected an integer in [0, " + std::to_string(max) + "]";
+        if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "'" + text + "': " + range;
+        }
+        errno = 0;
+        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        if (errno != 0 || v > max) return text + ": " + range;
+        return {};
+      },
+      "SEED");
 }
 
 }  // namespace autosched::cli

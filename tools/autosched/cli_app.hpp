@@ -35,4 +35,8 @@ std::string recorded_command_line();
 /// when there was no `--`.
 std::vector<std::string>& program_after_separator();
 
+/// For every --seed: decimal digits that fit `max` (CLI11 alone takes "-1"
+/// as 2^64-1 and "" as 0, and lets a 20-digit number wrap).
+CLI::Validator seed_check(unsigned long long max = ~0ULL);
+
 }  // namespace autosched::cli

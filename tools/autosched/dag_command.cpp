@@ -5,6 +5,7 @@
 // per point and writes tables; both are simulated (the event simulator of
 // autosched/dag/simulator.hpp), never measured. `run` executes a
 // factorisation for real. This file registers them (dag_options.hpp).
+#include "cli_app.hpp"
 #include "commands.hpp"
 #include "dag_options.hpp"
 #include "subcommands.hpp"
@@ -32,7 +33,7 @@ void add_dag_command(CLI::App& app) {
       ->capture_default_str();
   sim->add_option("--sigma", so->sigma, "Noise level σ (relative; absolute with --readys-compat)")
       ->capture_default_str();
-  sim->add_option("--seed", so->seed, "Noise seed")->capture_default_str();
+  sim->add_option("--seed", so->seed, "Noise seed")->capture_default_str()->check(seed_check());
   sim->add_flag("--readys-compat", so->readys_compat, "READYS's graphs (its labels, its QR) and additive GPU noise");
   sim->add_option("--csv", so->csv, "Write the schedule: scheduler,task,kernel,processor,kind,start,end");
   sim->add_option(
@@ -52,7 +53,7 @@ void add_dag_command(CLI::App& app) {
   run->add_option("--scheduler,--schedulers", ro->schedulers, "Schedulers separated by ',', or all")
       ->capture_default_str();
   run->add_option("--runs", ro->runs, "Runs per scheduler (the median is shown)")->capture_default_str();
-  run->add_option("--seed", ro->seed, "Matrix and scheduler seed")->capture_default_str();
+  run->add_option("--seed", ro->seed, "Matrix and scheduler seed")->capture_default_str()->check(seed_check());
   run->add_option("--csv", ro->csv, "Write the measured schedule: scheduler,task,kernel,processor,kind,start,end (ms)");
   run->add_option("--gantt", ro->gantt, "Draw the measured schedule as a Gantt chart PNG (one per scheduler)");
   run->callback([ro] { run_command(*ro); });
@@ -67,7 +68,7 @@ void add_dag_command(CLI::App& app) {
       ->capture_default_str();
   bench->add_option("--schedulers", bo->schedulers, "all or names separated by ','")->capture_default_str();
   bench->add_option("--durations", bo->durations, "readys, mirage or a duration table file")->capture_default_str();
-  bench->add_option("--seed", bo->seed, "The first noise seed")->capture_default_str();
+  bench->add_option("--seed", bo->seed, "The first noise seed")->capture_default_str()->check(seed_check());
   bench->add_flag("--readys-compat", bo->readys_compat, "READYS's graphs and additive GPU noise");
   bench->add_option("--jobs", bo->jobs, "Threads over points (results do not depend on it)")->capture_default_str();
   bench->add_flag("--no-progress", bo->no_progress, "No progress on stderr");

@@ -152,7 +152,7 @@ void add_dag_train_command(CLI::App& dag) {
   t->add_option("--validation-samples", o.validation_samples, "Noise samples per validation point")
       ->capture_default_str();
   t->add_option("--threads", o.threads, "Threads for episodes and for libtorch")->capture_default_str();
-  t->add_option("--seed", o.seed, "Seed of everything random in training")->capture_default_str();
+  t->add_option("--seed", o.seed, "Seed of everything random in training")->capture_default_str()->check(seed_check());
   t->add_option("--output,-o", o.output, "The model file to write (its sidecar: <file>.json)")->required();
   t->add_option("--checkpoint", o.checkpoint_dir, "Checkpoint directory (default: <output>.checkpoint)");
   t->add_flag("!--no-resume", o.resume, "Start afresh even when a checkpoint exists");

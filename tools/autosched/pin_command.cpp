@@ -16,6 +16,7 @@
 #include <autosched/pinning/options.hpp>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,10 +106,15 @@ pid_t launch(std::vector<std::string> command) {
   std::vector<char*> argv;
   for (std::string& a : command) argv.push_back(a.data());
   argv.push_back(nullptr);
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child < 0) detail::throw_error(std::string("pin: fork: ") + std::strerror(errno));
   if (child == 0) {
     close(fds[0]);
+    // The program dies with `pin` (SIGTERM when pin is killed, even by
+    // SIGKILL): without it, killing pin left the program running, unwatched.
+    // The parent may have gone between fork and prctl: then go at once.
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
     execvp(argv[0], argv.data());
     const int e = errno;
     (void)!write(fds[1], &e, sizeof e);
@@ -203,7 +209,7 @@ void add_pin_command(CLI::App& app) {
       ->check(CLI::IsMember({"o1", "o2"}));
   cmd->add_option("--options", o->options, "key=value items, e.g. eps=0.05,period=0.2 (docs/pinning.md)");
   cmd->add_option("--trace", o->trace, "write the manager's trace (one row per thread per period) to this CSV");
-  cmd->add_option("--seed", o->seed, "seed of the core draws")->each([o](const std::string&) { o->seed_given = true; });
+  cmd->add_option("--seed", o->seed, "seed of the core draws")->check(seed_check())->each([o](const std::string&) { o->seed_given = true; });
   cmd->add_option("--pid", o->pid, "manage this running process until it ends (or SIGINT) instead of launching one");
   cmd->prefix_command();
   cmd->allow_extras();
