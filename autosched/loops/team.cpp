@@ -10,6 +10,7 @@
 #include <autosched/core/forked_child.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/techniques/iteration_counter.hpp>
+#include <autosched/techniques/static.hpp>
 #include <autosched/drive/loop.hpp>
 #include <autosched/session/session.hpp>
 
@@ -110,8 +111,8 @@ void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, pinning:
 
 /// This thread's static block of `call`'s n iterations among p threads.
 void run_block(const LoopCall& call, std::int64_t n, int tid, int p) {
-  const auto at = [&](int t) { return (n / p) * t + std::min<std::int64_t>(t, n % p); };
-  if (at(tid) < at(tid + 1)) call.run(call.body, call.begin + at(tid), call.begin + at(tid + 1));
+  const IndexRange block = static_block(n, p, tid);
+  if (!block.empty()) call.run(call.body, call.begin + block.begin, call.begin + block.end);
 }
 
 /// A loop in the child of a fork made while autosched was in use

@@ -9,6 +9,7 @@
 #include <autosched/omp/report.hpp>
 #include <autosched/select/decision_engine.hpp>
 #include <autosched/session/session.hpp>
+#include <autosched/techniques/static.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -126,12 +127,6 @@ void ensure_started() {
 }
 
 
-/// Thread `tid`'s block of [0, n) in a static split among p threads.
-IndexRange static_block(std::int64_t n, int p, int tid) noexcept {
-  // The first n mod p threads get one iteration more; no product can overflow.
-  const auto at = [&](int t) { return (n / p) * t + std::min<std::int64_t>(t, n % p); };
-  return {at(tid), at(tid + 1)};
-}
 
 /// The site of the loop this thread took last: the same loop again, the
 /// common case, is found without hashing its call site.
