@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <system_error>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -47,10 +48,20 @@ struct CapturedWarnings {
   }
 };
 
+/// This process's scratch directory, removed when the process ends (every
+/// test runs in a process of its own, and each left one behind).
 std::string scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("autosched-regions-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  struct Directory {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("autosched-regions-" + std::to_string(getpid()));
+    Directory() { std::filesystem::create_directories(path); }
+    ~Directory() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Directory dir;
+  return (dir.path / name).string();
 }
 
 RegionOptions oracle_options(const std::string& model) {
