@@ -1,6 +1,7 @@
 #include <autosched/dag/graph_file.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/text.hpp>
 
 #include <algorithm>
@@ -311,12 +312,12 @@ std::string shortest(double v) {
 TaskGraph parse_graph(std::string_view text, std::string_view source) { return Parser(text, source).parse(); }
 
 TaskGraph load_graph(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) detail::throw_error("graph file '" + text::escape(path) + "': cannot open it");
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) detail::throw_error("graph file '" + text::escape(path) + "': cannot read it");
-  return parse_graph(content.str(), path);
+  // Through the one check for user-named files: regular files only, and a
+  // bound (a 3 GiB file was read whole before a word of it was parsed).
+  std::string why;
+  const auto content = files::read_regular(path, max_graph_file_bytes, &why);
+  if (!content) detail::throw_error("graph file '" + text::escape(path) + "': " + why);
+  return parse_graph(*content, path);
 }
 
 std::string graph_text(const TaskGraph& g) {

@@ -17,6 +17,7 @@
 // wrong>; expected <what the line should hold>".
 #include <autosched/dag/task_graph.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ inline constexpr std::string_view graph_file_header = "# autosched task graph v1
 /// Reads a graph file and returns the finalised graph. Throws naming the
 /// file and line of the first error.
 TaskGraph load_graph(const std::string& path);
+
+/// The largest graph file load_graph() reads: 256 MiB, about ten million
+/// tasks with their edges; a larger or special file (a FIFO, a directory,
+/// /dev/zero) is refused, naming the file and why.
+inline constexpr std::size_t max_graph_file_bytes = std::size_t{256} << 20;
 
 /// The same from text; `source` names it in error messages.
 TaskGraph parse_graph(std::string_view text, std::string_view source = "<graph text>");

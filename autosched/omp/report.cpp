@@ -2,6 +2,7 @@
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/forked_child.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 
@@ -91,15 +92,18 @@ void write_report_to_destination() {
     write_report(stderr);
     return;
   }
-  std::FILE* f = std::fopen(where->c_str(), "w");
-  if (f == nullptr) {
-    detail::warn("AUTOSCHED_OMP_REPORT=" + *where + ": cannot write it (" + std::strerror(errno) +
-                 "); the report goes to stderr");
-    write_report(stderr);
-    return;
+  // Through the one check for user-named files: a FIFO there blocked the
+  // program at exit, and /dev/full or a full disk lost the report silently.
+  std::string why;
+  std::FILE* f = files::open_for_writing(*where, &why);
+  if (f != nullptr) {
+    write_report(f);
+    const bool failed = std::ferror(f) != 0;
+    if (std::fclose(f) == 0 && !failed) return;
+    why = std::string("writing it failed: ") + std::strerror(errno != 0 ? errno : EIO);
   }
-  write_report(f);
-  std::fclose(f);
+  detail::warn("AUTOSCHED_OMP_REPORT=" + *where + ": " + why + "; the report goes to stderr");
+  write_report(stderr);
 }
 
 }  // namespace autosched::omp

@@ -58,3 +58,21 @@ if(CMAKE_MATCH_1 GREATER 120)
   message(FATAL_ERROR "warm: resumed from ${CMAKE_MATCH_1} instances, but the cold run had 120:\n${report}")
 endif()
 message(STATUS "warm run: ${line}")
+
+# A report file that cannot take the report (a FIFO blocked the program at
+# exit; /dev/full lost the report silently): a warning naming the variable
+# and what the path is, and the report on stderr instead. The 60 s bound
+# only tells a hang from an end.
+execute_process(COMMAND mkfifo ${WORK}/report.fifo)
+foreach(special "${WORK}/report.fifo;a FIFO" "/dev/full;a character device")
+  list(GET special 0 path)
+  list(GET special 1 kind)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${pinned} AUTOSCHED_OMP_REPORT=${path} AUTOSCHED_SCHEDULE=static
+                          AUTOSCHED_DB=off ${PROGRAM}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "report to ${path}: the program ended with '${rc}':\n${out}${err}")
+  endif()
+  expect(${path} "${err}" "AUTOSCHED_OMP_REPORT=${path}: it is ${kind}, not a regular file; the report goes to stderr")
+  expect(${path} "${err}" "\nloop +instances +chosen arm")
+endforeach()

@@ -72,6 +72,23 @@ expect("${err}" "--platforms=4cpu,0gpu: ")
 run(1 ${CLI} dag simulate --durations mirage --graph qr)
 expect("${err}" "--durations=mirage: duration table 'mirage' has no kernel GEQRT")
 
+# Special files where a file is read: refused at once, naming what they are
+# (a FIFO blocked the command; /dev/zero was read to 700 MB).
+execute_process(COMMAND mkfifo ${dir}/fifo RESULT_VARIABLE made)
+if(NOT made EQUAL 0)
+  message(FATAL_ERROR "mkfifo ${dir}/fifo failed")
+endif()
+run(1 ${CLI} dag simulate --durations ${dir}/fifo --graph qr)
+expect("${err}" "duration table '[^']*fifo': it is a FIFO, not a regular file")
+run(1 ${CLI} dag simulate --durations /dev/zero --graph qr)
+expect("${err}" "duration table '/dev/zero': it is a character device, not a regular file")
+foreach(special "${dir}/fifo;a FIFO" "/dev/zero;a character device" "${dir};a directory")
+  list(GET special 0 path)
+  list(GET special 1 kind)
+  run(1 ${CLI} dag simulate --graph ${path})
+  expect("${err}" "--graph=[^:]*: expected cholesky, lu, qr or a graph file [(][^)]*[)]; it is ${kind}")
+endforeach()
+
 # A malformed graph file names its line.
 file(WRITE ${dir}/bad.dag "# autosched task graph v1\nkernels GEMM\ntask 0 GEMM\ntask 1 POTRF\n")
 run(1 ${CLI} dag simulate --graph ${dir}/bad.dag)

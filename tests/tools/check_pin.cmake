@@ -74,6 +74,13 @@ foreach(seed -1 99999999999999999999)
 endforeach()
 run(114 ${CLI} pin --seed "" -- ${PROBE} 0 0 0)  # an empty value is a missing one
 expect("${err}" "--seed: 1 required UINT:SEED missing")
+# A trace that cannot take the rows is refused before the program starts (a
+# FIFO blocked pin; /dev/full lost every row with exit 0).
+execute_process(COMMAND mkfifo ${dir}/trace.fifo)
+run(1 ${CLI} pin --trace ${dir}/trace.fifo -- ${PROBE} 0 0 0)
+expect("${err}" "--trace=.*trace.fifo: it is a FIFO, not a regular file")
+run(1 ${CLI} pin --trace /dev/full -- ${PROBE} 0 0 0)
+expect("${err}" "--trace=/dev/full: it is a character device, not a regular file")
 run(1 ${CLI} pin --options eps=2 -- ${PROBE} 0 0 0)
 expect("${err}" "pin --policy/--options.*eps")
 run(1 ${CLI} pin --options nonsense -- ${PROBE} 0 0 0)

@@ -1,5 +1,6 @@
 #include "dag_arguments.hpp"
 
+#include <autosched/core/file_checks.hpp>
 #include <autosched/dag/graph_file.hpp>
 #include <autosched/dag/scheduler.hpp>
 
@@ -26,6 +27,8 @@ bool is_family(const std::string& spec) {
 
 TaskGraph make_graph(const std::string& spec, int tiles, GraphFlavour flavour, std::string_view option) {
   if (is_family(spec)) return factorization(spec, tiles, flavour);
+  if (const std::string kind = files::special_kind(spec); !kind.empty())  // a FIFO, a directory, /dev/zero
+    detail::throw_error(text::bad_value(option, spec, std::string(graph_accepted) + "; it is " + kind));
   std::error_code ec;
   if (!fs::is_regular_file(spec, ec))
     detail::throw_error(text::bad_value(option, spec, std::string(graph_accepted) + "; no such file"));

@@ -12,6 +12,7 @@
 #include "subcommands.hpp"
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
 #include <autosched/pinning/manager.hpp>
 #include <autosched/pinning/options.hpp>
 
@@ -165,6 +166,10 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
     detail::throw_error("pin: --pid=" + std::to_string(o.pid) + ": no such running process");
   (void)manager_options(o, 0);  // a clear error before anything starts
   if (!o.trace.empty()) {
+    // Checked before anything starts; a FIFO there blocked this open until a reader came.
+    if (const std::string kind = files::special_kind(o.trace); !kind.empty()) {
+      detail::throw_error("pin: --trace=" + o.trace + ": it is " + kind + ", not a regular file");
+    }
     std::ofstream probe(o.trace, std::ios::app);
     if (!probe) detail::throw_error("pin: --trace=" + o.trace + ": cannot write this file");
   }
@@ -188,7 +193,8 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
   if (!o.trace.empty()) {
     std::ofstream out(o.trace);
     manager.write_trace_csv(out);
-    if (!out) {
+    out.close();  // a full disk shows only when the buffer goes out
+    if (out.fail()) {
       std::fprintf(stderr, "autosched pin: --trace=%s: cannot write this file\n", o.trace.c_str());
       if (rc == 0) rc = 1;
     }
