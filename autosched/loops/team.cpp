@@ -123,10 +123,17 @@ void run_block(const LoopCall& call, std::int64_t n, int tid, int p) {
 void run_in_forked_child(const LoopCall& call, std::int64_t n, bool join, int p) {
   say_forked_child_once();
   if (join) {
-    run_block(call, n, omp_get_thread_num(), omp_get_num_threads());
+    // Every thread of the team reaches the barrier, also one whose body threw.
+    std::exception_ptr error;
+    try {
+      run_block(call, n, omp_get_thread_num(), omp_get_num_threads());
+    } catch (...) {
+      error = std::current_exception();
+    }
     if (!call.options->nowait) {
 #pragma omp barrier
     }
+    if (error) std::rethrow_exception(error);
     return;
   }
   std::exception_ptr error;

@@ -79,6 +79,23 @@ TEST(Fork, ChildrenForkedWhileATeamRunsLoopsFinishTheirOwn) {
         code = 8;
       } catch (const std::runtime_error&) {
       }
+      // Work-sharing with the child's own team: a throwing body must not
+      // leave the other thread at the loop's barrier.
+      std::atomic<int> caught{0};
+#pragma omp parallel num_threads(2)
+      {
+        try {
+          parallel_for(
+              0, 100,
+              [](int i) {
+                if (i == 7) throw std::runtime_error("7");
+              },
+              {.team = Team::join});
+        } catch (const std::runtime_error&) {
+          caught.fetch_add(1);
+        }
+      }
+      if (caught.load() < 1) code = 9;
       ::_exit(code);
     }
     const int code = wait_bounded(child, 10);
