@@ -2,7 +2,9 @@
 
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
 #include <dlfcn.h>
+#include <sys/stat.h>
 #else
+#include <autosched/core/file_checks.hpp>
 #include <autosched/select/schedule.hpp>
 #endif
 
@@ -166,8 +168,17 @@ App::App(std::string name, std::string description, int argc, char** argv, std::
   if (runner_ == Runner::omp_guided) omp_set_schedule(omp_sched_guided, 0);
 #endif
   if (!record_path.empty()) {
-    record_ = std::fopen(record_path.c_str(), "w");
-    if (record_ == nullptr) usage_error(name_, "--record=" + record_path + ": cannot write this file");
+    std::string why;
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+    // No autosched library here: the same refusal of a FIFO or a device.
+    struct stat st {};
+    const bool special = ::stat(record_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+    record_ = special ? nullptr : std::fopen(record_path.c_str(), "w");
+    why = special ? "it is not a regular file" : "cannot write this file";
+#else
+    record_ = files::open_for_writing(record_path, &why);
+#endif
+    if (record_ == nullptr) usage_error(name_, "--record=" + record_path + ": " + why);
     std::fputs("step,loop,time_ns,arm,explored,selection_ns,cut_short\n", record_);
   }
 }

@@ -2,6 +2,7 @@
 
 #include "app.hpp"  // mix()
 
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/select/schedule.hpp>
 
@@ -207,14 +208,15 @@ MpiApp::MpiApp(std::string name, std::string description, int argc, char** argv,
   if (!costs_path_.empty()) costs_.load(costs_path_, "autosched-" + name_);
   if (!record_path.empty()) {
     int ok = 1;
+    std::string why;
     if (rank_ == 0) {
-      record_ = std::fopen(record_path.c_str(), "w");
+      record_ = files::open_for_writing(record_path, &why);
       ok = record_ != nullptr ? 1 : 0;
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (ok == 0) {  // every rank knows it: rank 0 says why, all end
       if (rank_ == 0)
-        std::fprintf(stderr, "autosched-%s: --record=%s: cannot write this file\n", name_.c_str(), record_path.c_str());
+        std::fprintf(stderr, "autosched-%s: --record=%s: %s\n", name_.c_str(), record_path.c_str(), why.c_str());
       MPI_Finalize();
       std::exit(2);
     }

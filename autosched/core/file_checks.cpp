@@ -4,8 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -41,6 +42,19 @@ std::string special_kind(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return {};
   return kind_of(st.st_mode);
+}
+
+std::string existing_problem(const std::string& path, bool directory) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENAMETOOLONG) return "the path is too long (" + std::to_string(path.size()) + " bytes)";
+    std::string why = std::strerror(errno);  // "No such file or directory" → "no such ..."
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return why;
+  }
+  if (!directory) return S_ISREG(st.st_mode) ? std::string() : not_regular(st.st_mode);
+  if (S_ISDIR(st.st_mode)) return {};
+  return std::string("it is ") + (S_ISREG(st.st_mode) ? "a regular file" : kind_of(st.st_mode)) + ", not a directory";
 }
 
 std::optional<std::string> read_regular(const std::string& path, std::size_t max_bytes, std::string* why) {

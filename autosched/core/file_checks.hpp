@@ -34,4 +34,11 @@ std::FILE* open_for_writing(const std::string& path, std::string* why);
 /// path that does not exist.
 std::string special_kind(const std::string& path);
 
+/// Why `path` cannot be used where an existing regular file (or, with
+/// `directory`, a directory) is expected: "no such file or directory", "it
+/// is a directory, not a regular file", "the path is too long (5004 bytes)",
+/// ...; empty when it can. Never throws (std::filesystem's checks do, on a
+/// path longer than the system allows).
+std::string existing_problem(const std::string& path, bool directory = false);
+
 }  // namespace autosched::files

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -92,6 +93,18 @@ const SystemInfo& system_info() {
   // still read it.
   static const SystemInfo& info = *new SystemInfo(probe());
   return info;
+}
+
+std::uint64_t available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("MemAvailable:", 0) != 0) continue;
+    const auto kib = text::to_int(text::trim(std::string_view(line).substr(13, line.find(" kB") - 13)));
+    if (kib && *kib > 0) return static_cast<std::uint64_t>(*kib) * 1024;
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 }  // namespace autosched

@@ -3,6 +3,7 @@
 /// What this process runs on, and the fingerprint that keys everything
 /// autosched learns: results measured on one system are not reused on another.
 
+#include <cstdint>
 #include <string>
 
 namespace autosched {
@@ -23,5 +24,10 @@ struct SystemInfo {
 
 /// Read once per process (thread-safe) and cached.
 const SystemInfo& system_info();
+
+/// Bytes of memory a new allocation can get now without swapping:
+/// /proc/meminfo's MemAvailable, else free physical pages; 0 when neither
+/// is known. Read fresh on each call (commands size their work by it).
+std::uint64_t available_memory_bytes();
 
 }  // namespace autosched

@@ -203,4 +203,14 @@ TaskGraph factorization(std::string_view family, int tiles, GraphFlavour flavour
   detail::throw_error("graph '" + std::string(family) + "': expected cholesky, lu or qr (or a graph file)");
 }
 
+double factorization_tasks(std::string_view family, int tiles) {
+  std::string f(family);
+  std::transform(f.begin(), f.end(), f.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool cholesky_family = f == "cholesky" || f == "chol";
+  double tasks = 0;
+  for (double m = 0; m < tiles; ++m)  // m: the tiles below the diagonal at step T-1-m
+    tasks += 1 + 2 * m + (cholesky_family ? m * (m - 1) / 2 : m * m);
+  return tasks;
+}
+
 }  // namespace autosched::dag

@@ -37,6 +37,11 @@ TaskGraph qr(int tiles, GraphFlavour flavour = GraphFlavour::correct);
 /// values otherwise.
 TaskGraph factorization(std::string_view family, int tiles, GraphFlavour flavour = GraphFlavour::correct);
 
+/// The number of tasks factorization(family, tiles) builds, without building
+/// it (the correct flavour): T + 2·Σm + Σm(m-1)/2 for Cholesky, T + 2·Σm + Σm² for LU
+/// and QR, m = 0…T-1. Commands use it to refuse sizes that cannot fit.
+double factorization_tasks(std::string_view family, int tiles);
+
 /// The relabelling READYS's graph reader applied: task v gets the kernel
 /// of the v-th task declared in the dot file ggen writes (each task is
 /// declared where it first appears as an edge target, scanning the

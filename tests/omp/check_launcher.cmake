@@ -72,6 +72,23 @@ set(ENV{AUTOSCHED_OMP_LOOPS} sometimes)
 run(0 ${CLI} run --schedule gss -- ${PROGRAM})
 expect("${err}" "AUTOSCHED_OMP_LOOPS")
 unset(ENV{AUTOSCHED_OMP_LOOPS})
+# A report destination that cannot take the report is refused before the
+# program starts (the drop-in alone warns at exit and reports on stderr).
+run(1 ${CLI} run --report-file /dev/full -- ${PROGRAM})
+expect("${err}" "--report-file=/dev/full: it is a character device, not a regular file")
+run(1 ${CLI} run --report-file ${WORK}/no-such-dir/report.txt -- ${PROGRAM})
+expect("${err}" "--report-file=.*no-such-dir/report.txt: its directory .*no-such-dir: no such file or directory")
+set(ENV{AUTOSCHED_OMP_REPORT} ${WORK})
+run(1 ${CLI} run -- ${PROGRAM})
+expect("${err}" "AUTOSCHED_OMP_REPORT=${WORK}: it is a directory, not a regular file")
+unset(ENV{AUTOSCHED_OMP_REPORT})
 set(ENV{AUTOSCHED_OMP_LIBRARY} ${WORK}/missing.so)
 run(1 ${CLI} run -- ${PROGRAM})
 expect("${err}" "AUTOSCHED_OMP_LIBRARY=${WORK}/missing.so: no such file")
+set(ENV{AUTOSCHED_OMP_LIBRARY} ${WORK})  # a directory is said to be one
+run(1 ${CLI} run -- ${PROGRAM})
+expect("${err}" "AUTOSCHED_OMP_LIBRARY=${WORK}: it is a directory, not a regular file")
+string(REPEAT "a" 5000 long)  # was an uncaught filesystem_error
+set(ENV{AUTOSCHED_OMP_LIBRARY} ${WORK}/${long}.so)
+run(1 ${CLI} run -- ${PROGRAM})
+expect("${err}" "AUTOSCHED_OMP_LIBRARY=.*aaa… \\([0-9]+ more bytes\\): the path is too long")

@@ -69,4 +69,22 @@ run(1 ${CLI} simulate --profiles ${dir}/p.tsv --workers 0)
 expect("${err}" "--workers=0: expected worker counts >= 1")
 run(1 ${CLI} simulate --profiles ${dir}/p.tsv --speeds 1:-2)
 expect("${err}" "--speeds=1:-2: expected positive speeds")
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --csv /dev/full)  # the rows were lost with exit 0
+expect("${err}" "--csv=/dev/full: it is a character device, not a regular file")
+
+# AUTOSCHED_SCENARIOS names where `select-sim --scenario` looks first: a
+# path that cannot be that directory is an error naming the variable (an
+# empty directory fell back silently; a 5,000-byte path aborted).
+file(MAKE_DIRECTORY ${dir}/no-scenarios)
+set(ENV{AUTOSCHED_SCENARIOS} ${dir}/no-scenarios)
+run(1 ${CLI} select-sim --scenario all --seeds 1)
+expect("${err}" "AUTOSCHED_SCENARIOS=.*no-scenarios: --scenario all found no .scenario file in this directory")
+set(ENV{AUTOSCHED_SCENARIOS} ${dir}/p.tsv)
+run(1 ${CLI} select-sim --scenario all --seeds 1)
+expect("${err}" "AUTOSCHED_SCENARIOS=.*p.tsv: it is a regular file, not a directory")
+string(REPEAT "a" 5000 long)
+set(ENV{AUTOSCHED_SCENARIOS} ${dir}/${long})
+run(1 ${CLI} select-sim --scenario all --seeds 1)
+expect("${err}" "AUTOSCHED_SCENARIOS=.*aaa… \\([0-9]+ more bytes\\): the path is too long")
+unset(ENV{AUTOSCHED_SCENARIOS})
 file(REMOVE_RECURSE ${dir})

@@ -29,7 +29,17 @@ std::vector<std::string> list(const std::string& value, std::string_view option,
 bool is_family(const std::string& spec);
 constexpr std::string_view graph_accepted = "cholesky, lu, qr or a graph file (autosched task graph v1)";
 
-/// A graph named on the command line: a factorisation family or a file.
+/// Refuses, before anything is allocated, work whose estimated peak memory
+/// `bytes` exceeds what this machine has available now, naming the option,
+/// its value, `what` needs it and both sizes. Unknown available memory
+/// lets everything pass.
+void refuse_beyond_memory(std::string_view option, std::string_view value, double bytes, const std::string& what);
+/// Peak bytes of simulating a factorisation graph of `tiles` (graph, ranks,
+/// simulator state), from measured peaks.
+double simulation_bytes(const std::string& family, int tiles);
+
+/// A graph named on the command line: a factorisation family (refused
+/// when it cannot fit in memory) or a file.
 dag::TaskGraph make_graph(const std::string& spec, int tiles, dag::GraphFlavour flavour, std::string_view option);
 int tiles_value(std::string_view item, std::string_view option, const std::string& whole);
 /// "8", "4,6,8" or "4..12" (every count from 4 to 12), mixed freely.

@@ -1,6 +1,7 @@
 // `autosched dag bench`: graphs × tiles × platforms × noise levels, many
 // noise samples per point, every scheduler on the same samples; writes
 // makespans.csv and makespans.md. Simulated, never measured.
+#include "output_file.hpp"
 #include "dag_arguments.hpp"
 #include "dag_options.hpp"
 #include "dag_output.hpp"
@@ -92,8 +93,7 @@ std::string tiles_text(int tiles) { return tiles == 0 ? std::string("-") : std::
 
 void write_bench_csv(const fs::path& path, const std::vector<Instance>& instances, const std::vector<Point>& points,
                      const std::vector<std::string>& names, const BenchOptions& o) {
-  std::ofstream f(path);
-  if (!f) detail::throw_error("--out: cannot create " + path.string());
+  std::ofstream f = open_output("--out", path.string());
   f << "graph,tiles,platform,sigma,scheduler,samples,mean,stddev,min,max,lower_bound,mean_vs_bound_pct\n";
   for (const Point& p : points) {
     const Instance& inst = instances[p.instance];
@@ -105,7 +105,7 @@ void write_bench_csv(const fs::path& path, const std::vector<Instance>& instance
         << number((s.mean / inst.bound.value() - 1) * 100, 2) << '\n';
     }
   }
-  if (!f) detail::throw_error("--out: cannot write " + path.string());
+  close_output(f, "--out", path.string());
 }
 
 std::string bench_command_text(const BenchOptions& o) {
@@ -204,8 +204,7 @@ void write_bench_summary(std::ofstream& f, const std::vector<Instance>& instance
 void write_bench_markdown(const fs::path& path, const std::vector<Instance>& instances,
                           const std::vector<Point>& points, const std::vector<std::string>& names,
                           const BenchOptions& o, const DurationTable& table, double seconds) {
-  std::ofstream f(path);
-  if (!f) detail::throw_error("--out: cannot create " + path.string());
+  std::ofstream f = open_output("--out", path.string());
   f << "# Simulated makespans of task graphs\n\n"
     << "Simulated by autosched's event simulator (autosched/dag/simulator.hpp), not measured on hardware. "
     << "Durations: table `" << table.name << "` (" << table.unit << "); "
@@ -248,7 +247,7 @@ void write_bench_markdown(const fs::path& path, const std::vector<Instance>& ins
       f << ' ' << number(inst.bound.value()) << " |\n";
     }
   }
-  if (!f) detail::throw_error("--out: cannot write " + path.string());
+  close_output(f, "--out", path.string());
 }
 
 }  // namespace
@@ -269,6 +268,15 @@ void bench_command(const BenchOptions& o) {
   const auto names = scheduler_list(o.schedulers, "--schedulers");
   const DurationTable table = for_option("--durations", o.durations, [&] { return duration_table(o.durations); });
   const GraphFlavour flavour = o.readys_compat ? GraphFlavour::readys : GraphFlavour::correct;
+
+  // Every graph is held until the tables are written: their sum must fit.
+  double all_graphs_bytes = 0;
+  for (const auto& spec : graphs)
+    if (is_family(spec))
+      for (int t : tiles) all_graphs_bytes += static_cast<double>(platforms.size()) * simulation_bytes(spec, t);
+  refuse_beyond_memory("--tiles", o.tiles, all_graphs_bytes,
+                       "the factorisation graphs of --graphs=" + o.graphs + " on " + std::to_string(platforms.size()) +
+                           " platform(s)");
 
   // Graphs first (each once per tile count), then the problems, ordered
   // graph, platform, tiles so that each table's rows are consecutive.

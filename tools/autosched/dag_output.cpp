@@ -1,3 +1,4 @@
+#include "output_file.hpp"
 #include "dag_output.hpp"
 
 #include <campaign/gnuplot.hpp>
@@ -83,14 +84,17 @@ void draw_gantt(const std::string& png, const Problem& problem, const Episode& e
   const fs::path dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   const std::string stem = out.stem().string();
   const TaskGraph& g = *problem.graph;
+  if (const std::string kind = files::special_kind(png); !kind.empty())
+    detail::throw_error(output_label("--gantt", png) + "it is " + kind + ", not a regular file");
   {
-    std::ofstream dat(dir / (stem + ".dat"));
+    const std::string dat_path = (dir / (stem + ".dat")).string();
+    std::ofstream dat = open_output("--gantt", dat_path);
     dat << "# " << title << "\n# task kernel_index processor start end\n";
     for (const ScheduledTask& s : e.result.schedule) {
       dat << s.task << ' ' << g.task(s.task).kernel << ' ' << s.processor << ' ' << exact(s.start) << ' '
           << exact(s.end) << '\n';
     }
-    if (!dat) detail::throw_error("--gantt=" + png + ": cannot write " + (dir / (stem + ".dat")).string());
+    close_output(dat, "--gantt", dat_path);
   }
   static constexpr const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
@@ -113,9 +117,7 @@ void draw_gantt(const std::string& png, const Problem& problem, const Episode& e
   }
   gp << '\n';
   {
-    std::ofstream f(dir / (stem + ".gp"));
-    f << gp.str();
-    if (!f) detail::throw_error("--gantt=" + png + ": cannot write " + (dir / (stem + ".gp")).string());
+    write_output("--gantt", (dir / (stem + ".gp")).string(), gp.str());
   }
   if (!have_gnuplot()) {
     detail::warn("gnuplot not found: wrote " + (dir / (stem + ".gp")).string() + " and its .dat, no Gantt chart " +
@@ -133,8 +135,7 @@ void draw_gantt(const std::string& png, const Problem& problem, const Episode& e
 }
 
 void write_schedule_csv(const std::string& path, const Problem& problem, const std::vector<Episode>& episodes) {
-  std::ofstream f(path);
-  if (!f) detail::throw_error("--csv=" + path + ": cannot create this file");
+  std::ofstream f = open_output("--csv", path);
   const TaskGraph& g = *problem.graph;
   f << "scheduler,task,kernel,processor,kind,start,end\n";
   for (const Episode& e : episodes) {
@@ -144,7 +145,7 @@ void write_schedule_csv(const std::string& path, const Problem& problem, const s
         << ',' << exact(s.end) << '\n';
     }
   }
-  if (!f) detail::throw_error("--csv=" + path + ": cannot write this file");
+  close_output(f, "--csv", path);
 }
 
 std::string noise_text(double sigma, bool additive) {

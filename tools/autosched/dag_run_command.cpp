@@ -30,6 +30,15 @@ void run_command(const RunOptions& o) {
     detail::throw_error(text::bad_value("--workers", std::to_string(o.workers), "an integer in [1, 256]"));
   if (o.runs < 1 || o.runs > 1000) detail::throw_error(text::bad_value("--runs", std::to_string(o.runs), "an integer in [1, 1000]"));
   const std::vector<std::string> names = scheduler_list(o.schedulers, "--scheduler");
+  {
+    // The matrix and its original (kept for reset), then three n² copies
+    // while the residual is checked; QR adds T factors and A^T A.
+    const double n = static_cast<double>(o.tiles) * o.tile_size;
+    const double matrices = text::lower(o.graph) == "qr" ? 7 : 5;
+    refuse_beyond_memory("--tile-size", std::to_string(o.tile_size), matrices * n * n * sizeof(double),
+                         "a " + std::to_string(o.tiles) + "×" + std::to_string(o.tiles) + "-tile " + text::lower(o.graph) +
+                             " of order n = " + std::to_string(static_cast<long long>(n)));
+  }
   TiledFactorization f(o.graph, o.tiles, o.tile_size, o.seed);
   if (o.gpus < 0 || o.gpus > 64) detail::throw_error(text::bad_value("--gpus", std::to_string(o.gpus), "an integer in [0, 64]"));
   const Platform plat = platform(std::to_string(o.workers) + "cpu" + (o.gpus > 0 ? std::string("+") + std::to_string(o.gpus) + "gpu" : ""));

@@ -2,6 +2,7 @@
 // and writes a model file with its sidecar. Built when libtorch is found.
 #include "cli_app.hpp"
 #include "commands.hpp"
+#include "dag_arguments.hpp"
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
@@ -100,6 +101,11 @@ void train_command(TrainCommand& c) {
   o.sigmas.clear();
   for (const auto& s : split(c.sigmas)) o.sigmas.push_back(number_of(s, "--sigmas"));
   parse_tiles(c.tiles, o);
+  // The largest graphs of the curriculum (LU's and QR's are the largest)
+  // must at least fit as graphs; the policy's features add to this.
+  dag_cli::refuse_beyond_memory("--tiles", c.tiles, dag_cli::simulation_bytes("lu", o.max_tiles),
+                                "training graphs of " + std::to_string(o.max_tiles) + "×" +
+                                    std::to_string(o.max_tiles) + " tiles");
   o.command_line = recorded_command_line();
   TrainProgress progress(!c.no_progress);
   // Training runs inside libautosched-dag-learn.so (libtorch is loaded only

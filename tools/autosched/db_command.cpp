@@ -6,6 +6,7 @@
 //   autosched db forget <name>        delete a point's or loop's history and states, a region's row,
 //                                     and the front-ends' blobs under that key
 // The store is AUTOSCHED_DB's (or the default path); --db names another.
+#include "output_file.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
 
@@ -122,10 +123,7 @@ void export_rows(const Options& o) {
     std::fwrite(csv.data(), 1, csv.size(), stdout);
     return;
   }
-  std::ofstream out(o.file, std::ios::binary);
-  out << csv;
-  out.close();
-  if (!out) detail::throw_error("db export: cannot write " + o.file);
+  write_output("db export: --file", o.file, csv);
   std::fprintf(stderr, "wrote %s\n", o.file.c_str());
 }
 

@@ -9,6 +9,8 @@
 #include "tool_layout.hpp"
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
+#include <autosched/core/text.hpp>
 #include <autosched/select/schedule.hpp>
 
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -23,12 +26,33 @@ namespace autosched::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 struct RunOptions {
   std::string schedule;
   std::string loops;
   std::string report;  // "stderr", a file, or empty
   bool report_flag = false;
 };
+
+/// A report file that cannot take the report is refused before the program
+/// starts, with exit 1 (the drop-in alone can only warn at exit and put the
+/// report on stderr: the exit status is then the program's). A FIFO, a
+/// device such as /dev/full, a directory, or a missing parent directory.
+void check_report_destination(const RunOptions& o) {
+  const char* set = std::getenv("AUTOSCHED_OMP_REPORT");
+  const std::string where = o.report_flag ? o.report : set != nullptr ? set : "";
+  if (where.empty() || where == "stderr" || where == "-") return;
+  const std::string named = (o.report_flag ? "--report-file=" : "AUTOSCHED_OMP_REPORT=") +
+                            text::escape(where, text::max_echoed_value) + ": ";
+  if (const std::string kind = files::special_kind(where); !kind.empty())
+    detail::throw_error(named + "it is " + kind + ", not a regular file");
+  const fs::path parent = fs::path(where).parent_path().empty() ? fs::path(".") : fs::path(where).parent_path();
+  if (const std::string why = files::existing_problem(parent.string(), true); !why.empty())
+    detail::throw_error(named + "its directory " + text::escape(parent.string(), text::max_echoed_value) + ": " + why);
+  if (access(parent.c_str(), W_OK) != 0 && access(where.c_str(), W_OK) != 0)
+    detail::throw_error(named + "cannot be written: " + std::strerror(errno));
+}
 
 [[noreturn]] void run_program(const RunOptions& o, std::vector<std::string> command) {
   if (!command.empty() && command.front() == "--") command.erase(command.begin());
@@ -40,6 +64,7 @@ struct RunOptions {
                         AUTOSCHED_INSTALLED_OMP_LIBRARY + " and " + AUTOSCHED_BUILD_OMP_LIBRARY +
                         "); set AUTOSCHED_OMP_LIBRARY to its path");
   }
+  check_report_destination(o);
   std::string preload = library;
   if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
   setenv("LD_PRELOAD", preload.c_str(), 1);

@@ -2,6 +2,7 @@
 // (no threads, deterministic per seed). Prints, per scenario and selector,
 // total cost, regret vs the best fixed arm and vs the per-step oracle,
 // exploration share and selector cost per step.
+#include "output_file.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
 #include "scenario_files.hpp"
@@ -158,14 +159,8 @@ void run(const Options& o) {
       regret[k].push_back(r.fixed);
     }
   }
-  auto write = [](const std::string& path, const std::string& content) {
-    if (path.empty()) return;
-    std::ofstream f(path);
-    f << content;
-    if (!f) detail::throw_error("select-sim: cannot write " + path);
-  };
-  write(o.markdown, summary(selectors, scenario_names, regret, o.seeds) + md.str());
-  write(o.csv, csv.str());
+  if (!o.markdown.empty()) write_output("--markdown", o.markdown, summary(selectors, scenario_names, regret, o.seeds) + md.str());
+  if (!o.csv.empty()) write_output("--csv", o.csv, csv.str());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // worker count, by the loop simulator `auto` ranks its arms with. Prints a
 // table per loop and P (simulated, not measured) and how long ranking all
 // arms took.
+#include "output_file.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
 #include "worker_speeds.hpp"
@@ -128,9 +129,7 @@ void run(const Options& o) {
     }
   }
   if (!o.csv.empty()) {
-    std::ofstream f(o.csv);
-    f << csv.str();
-    if (!f) detail::throw_error("simulate: cannot write " + o.csv);
+    write_output("--csv", o.csv, csv.str());
   }
 }
 

@@ -3,6 +3,8 @@
 #include "cli_app.hpp"
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/file_checks.hpp>
+#include <autosched/core/text.hpp>
 
 #include <cstdlib>
 #include <vector>
@@ -39,9 +41,8 @@ fs::path front_directory() {
 
 std::string dropin_library() {
   if (const char* set = std::getenv("AUTOSCHED_OMP_LIBRARY"); set != nullptr && *set != '\0') {
-    if (!fs::is_regular_file(set)) {
-      detail::throw_error(std::string("AUTOSCHED_OMP_LIBRARY=") + set + ": no such file");
-    }
+    if (const std::string why = files::existing_problem(set); !why.empty())
+      detail::throw_error("AUTOSCHED_OMP_LIBRARY=" + text::escape(set, text::max_echoed_value) + ": " + why);
     return set;
   }
   return first_file({front_directory().parent_path() / AUTOSCHED_INSTALL_LIBDIR_NAME / "libautosched-omp.so",

@@ -1,5 +1,6 @@
 #include "bench_runner.hpp"
 
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/hash.hpp>
 #include <autosched/core/system_info.hpp>
@@ -260,6 +261,8 @@ std::set<RunKey> complete_runs(const RunsTable& table, const std::string& path, 
 }
 
 OutputFile append_file(const fs::path& path) {
+  if (const std::string kind = files::special_kind(path.string()); !kind.empty())
+    detail::throw_error(path.string() + ": it is " + kind + ", not a regular file");
   OutputFile f(std::fopen(path.c_str(), "a"));
   if (!f) detail::throw_error(path.string() + ": cannot append to this file");
   return f;

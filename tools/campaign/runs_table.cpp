@@ -1,5 +1,6 @@
 #include "runs_table.hpp"
 
+#include <autosched/core/file_checks.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 
@@ -34,8 +35,9 @@ int integer(const std::string& text, const std::string& path, long line, const c
 }  // namespace
 
 OutputFile create_file(const std::filesystem::path& path) {
-  OutputFile f(std::fopen(path.c_str(), "w"));
-  if (!f) detail::throw_error(path.string() + ": cannot write this file");
+  std::string why;  // a FIFO left where a table goes would block the campaign
+  OutputFile f(files::open_for_writing(path.string(), &why));
+  if (!f) detail::throw_error(path.string() + ": " + why);
   return f;
 }
 
