@@ -20,7 +20,10 @@ cd "$(dirname "$0")/.."
 step() { printf '\n=== %s ===\n' "$*"; }
 for preset in release clang-release tsan; do
   step "$preset: configure and build"
-  cmake --preset "$preset" >/dev/null
+  configure=()
+  # Every header compiled on its own once, in the g++ build (~200 units).
+  [ "$preset" = clang-release ] && configure=(-DAUTOSCHED_CHECK_HEADERS=OFF)
+  cmake --preset "$preset" "${configure[@]}" >/dev/null
   # TSan runs only the concurrency tests: build just what they run.
   target=all
   [ "$preset" = tsan ] && target=concurrency_tests
