@@ -42,6 +42,7 @@ void DecisionState::resume(std::uint64_t seed, double now, std::span<const TaskS
   std::copy(expected_end.begin(), expected_end.end(), expected_end_.begin());
   std::copy(placed_on.begin(), placed_on.end(), placed_on_.begin());
   ready_.clear();
+  ready_head_ = 0;
   newly_ready_.clear();
   done_ = 0;
   running_count_ = 0;
@@ -60,7 +61,7 @@ void DecisionState::resume(std::uint64_t seed, double now, std::span<const TaskS
 }
 
 TaskId DecisionState::first_ready_for(std::size_t p) const {
-  for (TaskId t : ready_) {
+  for (TaskId t : ready()) {
     if (problem_.runs_on(t, p)) return t;
   }
   return pass;
@@ -72,7 +73,7 @@ std::pair<TaskId, std::size_t> DecisionState::no_stall_choice() const {
     const TaskId t = first_ready_for(p);
     if (t != pass) return {t, p};
   }
-  if (ready_.empty())
+  if (ready().empty())
     autosched::detail::throw_error("nothing runs, nothing is ready, and " + std::to_string(state_.size() - done_) +
                 " tasks are left (scheduler " + scheduler_.name() + ")");
   autosched::detail::throw_error("no idle processor of " + problem_.platform.describe() + " can run a ready task (scheduler " +
@@ -89,7 +90,7 @@ double DecisionState::start(TaskId t, std::size_t p) {
     autosched::detail::throw_error("scheduler " + scheduler_.name() + " chose task " + std::to_string(t) + " (" + g.kernel_name(t) +
                 ") for a " + std::string(to_string(problem_.platform.kind(p))) + ", which has no implementation of it");
   state_[i] = TaskState::running;
-  ready_.erase(std::find(ready_.begin(), ready_.end(), t));
+  remove_ready(t);
   const double transfer = problem_.input_transfer(t, p, placed_on_);
   placed_on_[i] = static_cast<int>(p);
   running_[p] = t;
@@ -109,6 +110,22 @@ void DecisionState::complete(TaskId t, std::size_t p, double now) {
     if (--waiting_for_[static_cast<std::size_t>(s)] == 0) newly_ready_.push_back(s);
   }
   scheduler_.on_finish(view(), t, p);
+}
+
+void DecisionState::remove_ready(TaskId t) {
+  const auto first = ready_.begin() + static_cast<std::ptrdiff_t>(ready_head_);
+  const auto at = std::find(first, ready_.end(), t);
+  if (at - first < ready_.end() - at) {
+    std::move_backward(first, at, at + 1);  // the earlier ones move up by one
+    ++ready_head_;
+  } else {
+    ready_.erase(at);
+  }
+  // Drop the gone prefix once it is as long as the list: amortised O(1).
+  if (ready_head_ > 64 && ready_head_ * 2 > ready_.size()) {
+    ready_.erase(ready_.begin(), ready_.begin() + static_cast<std::ptrdiff_t>(ready_head_));
+    ready_head_ = 0;
+  }
 }
 
 void DecisionState::announce_ready() {
