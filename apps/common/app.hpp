@@ -245,7 +245,9 @@ class App {
   bool level_reference_ = false;
   int step_ = 0;
   std::FILE* record_ = nullptr;
-  unsigned long long dropin_seen_ = 0;  ///< the drop-in's instance count at the last record (plain build)
+#ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+  unsigned long long dropin_seen_ = 0;  ///< the drop-in's instance count at the last record
+#endif
   double total_ns_ = 0;
   std::map<std::string, double> loop_ns_;
 };

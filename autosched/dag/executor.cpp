@@ -42,7 +42,6 @@ class Execution {
       : f_(f),
         graph_(f.graph()),
         problem_(graph_, platform, table),
-        scheduler_(scheduler),
         options_(options),
         units_per_ms_(units_per_ms(table)),
         processors_(platform.size()),
@@ -209,7 +208,6 @@ class Execution {
   TiledFactorization& f_;
   const TaskGraph& graph_;
   const Problem problem_;
-  Scheduler& scheduler_;
   const ExecutorOptions& options_;
   const double units_per_ms_;
   const std::size_t processors_;
