@@ -8,7 +8,9 @@
 namespace autosched {
 
 DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector)
-    : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {}
+    : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {
+  arms_.shrink_to_fit();  // a portfolio built by push_back keeps room for 32 arms of 144 B: kept per loop
+}
 
 AUTOSCHED_DECISION_PATH DecisionPoint::Span::Span(DecisionPoint& point) noexcept : outermost_(point.in_span_ ? nullptr : &point) {
   if (outermost_ == nullptr) return;

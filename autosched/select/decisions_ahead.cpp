@@ -5,7 +5,7 @@
 namespace autosched {
 
 Decision DecisionsAhead::next(DecisionPoint& point, const Context& context) {
-  if (left() > 0) return ahead_[static_cast<std::size_t>(next_++)];
+  if (left() > 0) return store_->ahead[static_cast<std::size_t>(next_++)];
   const DecisionPoint::Span span(point);  // the held outcomes and the choice, timed as one
   learn_held(point);  // a batch whose last instance failed: learn the rest first
   return point.choose(context);
@@ -18,7 +18,7 @@ bool DecisionsAhead::complete(DecisionPoint& point, const Decision& decision, co
   // instance. A cut trial or a profile cannot wait (they change what the
   // selector does next).
   if (left() > 0 && !outcome.cut_short && outcome.profile == nullptr && !decision.profile) {
-    held_[static_cast<std::size_t>(held_count_++)] = {decision, outcome};
+    store_->held[static_cast<std::size_t>(held_count_++)] = {decision, outcome};  // left() > 0: store_ exists
     return false;
   }
   // The batch's outcomes and the next batch's draws, timed as one: on a
@@ -33,9 +33,10 @@ bool DecisionsAhead::complete(DecisionPoint& point, const Decision& decision, co
   if (!selector.decides_ahead()) return true;
   try {
     const int batch = std::clamp(selector.ahead_batch(), 1, max_batch);
+    if (!store_) store_ = std::make_unique<Store>();  // bad_alloc: nothing drawn, as below
     while (count_ < batch && selector.decides_ahead()) {
       const Decision d = point.choose(Context{0, p, {}});
-      ahead_[static_cast<std::size_t>(count_++)] = d;
+      store_->ahead[static_cast<std::size_t>(count_++)] = d;
       // A draw that explores ends the batch: its outcome is then learned as
       // soon as it completes and reaches the next draw, as without a batch
       // (held outcomes of draws that explore kept trying an arm whose first
@@ -58,7 +59,7 @@ void DecisionsAhead::learn_held(DecisionPoint& point) {
   if (held_count_ == 0) return;
   const DecisionPoint::Span span(point);
   for (int i = 0; i < held_count_; ++i) {
-    const Held& h = held_[static_cast<std::size_t>(i)];
+    const Held& h = store_->held[static_cast<std::size_t>(i)];
     point.observe(h.decision, h.outcome);
   }
   held_count_ = 0;

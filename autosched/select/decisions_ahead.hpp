@@ -29,6 +29,7 @@
 #include <autosched/select/outcome.hpp>
 
 #include <array>
+#include <memory>
 #include <span>
 
 namespace autosched {
@@ -59,7 +60,8 @@ class DecisionsAhead {
   [[nodiscard]] int held() const noexcept { return held_count_; }
   /// The batch drawn last, all of it (handed out or not).
   [[nodiscard]] std::span<const Decision> batch() const noexcept {
-    return {ahead_.data(), static_cast<std::size_t>(count_)};
+    if (!store_) return {};
+    return {store_->ahead.data(), static_cast<std::size_t>(count_)};
   }
   /// Decisions of the batch handed out so far.
   [[nodiscard]] int handed_out() const noexcept { return next_; }
@@ -69,9 +71,15 @@ class DecisionsAhead {
     Decision decision;
     Outcome outcome;
   };
-  std::array<Decision, max_batch> ahead_{};
+  // Allocated when the selector first decides ahead (auto once it settles):
+  // 4.3 KB that a loop which never settles, or a selector that never
+  // decides ahead, does not pay.
+  struct Store {
+    std::array<Decision, max_batch> ahead{};
+    std::array<Held, max_batch> held{};
+  };
+  std::unique_ptr<Store> store_;
   int next_ = 0, count_ = 0;
-  std::array<Held, max_batch> held_{};
   int held_count_ = 0;
 };
 
