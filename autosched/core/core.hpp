@@ -11,6 +11,7 @@
 #include <autosched/core/hash.hpp>
 #include <autosched/core/index_range.hpp>
 #include <autosched/core/running_stats.hpp>
+#include <autosched/core/shared_values.hpp>
 #include <autosched/core/source_location.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>

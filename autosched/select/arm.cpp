@@ -1,5 +1,7 @@
 #include <autosched/select/arm.hpp>
 
+#include <autosched/core/shared_values.hpp>
+
 #include <initializer_list>
 
 namespace autosched {
@@ -40,6 +42,39 @@ int find_arm(const Portfolio& arms, const TechniqueSpec& spec) noexcept {
     if (arms[i] == spec) return static_cast<int>(i);
   }
   return -1;
+}
+
+namespace {
+
+/// Equal portfolios hash equal: the techniques and chunks (their parameters
+/// are compared, not hashed, when two collide).
+std::uint64_t portfolio_hash(const Portfolio& arms) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ arms.size();
+  for (const TechniqueSpec& a : arms) {
+    const std::uint64_t v = static_cast<std::uint64_t>(a.technique) << 48 ^ static_cast<std::uint64_t>(a.chunk) << 1 ^
+                            static_cast<std::uint64_t>(a.expert_chunk);
+    h = (h ^ v) * 0x100000001b3ULL;
+  }
+  return h;
+}
+
+}  // namespace
+
+std::shared_ptr<const SharedPortfolio> share_portfolio(const Portfolio& arms) {
+  static auto* const held = new SharedValues<SharedPortfolio>();  // never destroyed: points outlive statics
+  return held->share(
+      portfolio_hash(arms), [&](const SharedPortfolio& p) { return p.arms == arms; },
+      [&] {
+        SharedPortfolio made;
+        made.labels.reserve(arms.size());
+        for (std::size_t i = 0; i < arms.size(); ++i) {
+          made.labels.push_back(arms[i].label());
+          if (i > 0) made.key += ',';
+          made.key += made.labels.back();
+        }
+        made.arms.assign(arms.begin(), arms.end());  // no spare capacity: held as long as its points
+        return made;
+      });
 }
 
 }  // namespace autosched

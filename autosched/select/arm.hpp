@@ -7,6 +7,8 @@
 
 #include <autosched/techniques/technique_spec.hpp>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace autosched {
@@ -33,5 +35,19 @@ Portfolio lb4mpi_portfolio();
 ///   find_arm(arms, {ran, chosen.chunk, chosen.expert_chunk, chosen.params})
 /// is the arm to credit, if the portfolio has it.
 [[nodiscard]] int find_arm(const Portfolio& arms, const TechniqueSpec& spec) noexcept;
+
+/// A portfolio held once for every decision point with the same arms: a
+/// program with 10^4 loop names keeps one copy of `auto`'s 24 arms (3.5 KB),
+/// not one per loop and a second in its selector. The labels are made here
+/// once, so that teaching from them allocates nothing later.
+struct SharedPortfolio {
+  Portfolio arms;
+  std::vector<std::string> labels;  ///< arms[i].label()
+  std::string key;                  ///< the labels, comma separated (the store's key)
+};
+
+/// The shared copy of `arms`: the one already held by a live decision
+/// point when the arms are equal, else a new one. Thread-safe.
+[[nodiscard]] std::shared_ptr<const SharedPortfolio> share_portfolio(const Portfolio& arms);
 
 }  // namespace autosched

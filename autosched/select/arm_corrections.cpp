@@ -21,21 +21,12 @@ void ArmCorrections::prepare(std::span<const std::string> labels) {
   for (const std::string& label : labels) log_deviation_.try_emplace(label);
 }
 
-void ArmCorrections::learn(std::span<const std::string> labels, std::span<const double> predicted,
-                           std::span<const RunningStats> measured) {
-  // On the stack: at most `most` arms teach at once (auto's portfolio has 24).
-  constexpr std::size_t most = 64;
-  std::array<std::size_t, most> arm{};
-  std::array<double, most> ratio{}, logs{};
-  std::size_t count = 0;
-  for (std::size_t a = 0; a < labels.size() && a < predicted.size() && a < measured.size() && count < most; ++a) {
-    if (measured[a].count > 0 && measured[a].mean > 0 && std::isfinite(predicted[a]) && predicted[a] > 0) {
-      arm[count] = a;
-      ratio[count] = logs[count] = std::log(measured[a].mean / predicted[a]);  // log(measured / predicted)
-      ++count;
-    }
-  }
+void ArmCorrections::teach(std::span<const std::string> labels, std::span<const std::size_t> arm,
+                           std::span<const double> ratio) {
+  const std::size_t count = arm.size();
   if (count < 2) return;
+  std::array<double, most> logs{};
+  std::copy(ratio.begin(), ratio.end(), logs.begin());
   std::sort(logs.begin(), logs.begin() + static_cast<std::ptrdiff_t>(count));
   const double level = count % 2 ? logs[count / 2] : (logs[count / 2 - 1] + logs[count / 2]) / 2;
   std::lock_guard lock(mutex_);

@@ -16,6 +16,9 @@
 #include <autosched/core/running_stats.hpp>
 #include <autosched/select/arm.hpp>
 
+#include <array>
+#include <cmath>
+#include <cstddef>
 #include <map>
 #include <mutex>
 #include <span>
@@ -36,7 +39,28 @@ class ArmCorrections {
   /// nothing, so a selector can teach it on a program's thread while the
   /// program's heap is in use (docs/dropin.md, "The heap").
   void learn(std::span<const std::string> labels, std::span<const double> predicted,
-             std::span<const RunningStats> measured);
+             std::span<const RunningStats> measured) {
+    learn_each(labels, predicted, measured.size(), [&](std::size_t a) -> const RunningStats& { return measured[a]; });
+  }
+  /// The same reading arm a's samples as `measured(a)`, a < arms, where
+  /// they are kept (a selector's book): no copy of them to hold or make.
+  template <class Measured>
+  void learn_each(std::span<const std::string> labels, std::span<const double> predicted, std::size_t arms,
+                  const Measured& measured) {
+    // On the stack: at most `most` arms teach at once (auto's portfolio has 24).
+    std::array<std::size_t, most> arm{};
+    std::array<double, most> ratio{};
+    std::size_t count = 0;
+    for (std::size_t a = 0; a < labels.size() && a < predicted.size() && a < arms && count < most; ++a) {
+      const RunningStats& m = measured(a);
+      if (m.count > 0 && m.mean > 0 && std::isfinite(predicted[a]) && predicted[a] > 0) {
+        arm[count] = a;
+        ratio[count] = std::log(m.mean / predicted[a]);  // log(measured / predicted)
+        ++count;
+      }
+    }
+    teach(labels, std::span<const std::size_t>(arm.data(), count), std::span<const double>(ratio.data(), count));
+  }
   /// Makes room for these arms' evidence ahead of time (a selector's
   /// portfolio, when the selector is made).
   void prepare(std::span<const std::string> labels);
@@ -55,6 +79,10 @@ class ArmCorrections {
 
  private:
   mutable std::mutex mutex_;
+  static constexpr std::size_t most = 64;
+  /// ratio[k] = log(measured / predicted) of arm[k], about the loop's median.
+  void teach(std::span<const std::string> labels, std::span<const std::size_t> arm, std::span<const double> ratio);
+
   std::map<std::string, RunningStats, std::less<>> log_deviation_;  ///< per arm label (count 0: prepared only)
   mutable bool changed_ = false;
 };

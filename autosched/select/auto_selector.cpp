@@ -18,14 +18,20 @@ AutoSelector::AutoSelector(int arms, AutoConfig config)
       plan_(arms, config),
       warmup_left_(std::max(0, config.warmup)) {}
 
-AutoSelector::AutoSelector(Portfolio loop_arms, AutoConfig config)
-    : AutoSelector(static_cast<int>(loop_arms.size()), config) {
-  loop_arms_ = std::move(loop_arms);
-  measured_.reserve(loop_arms_.size());
-  for (const TechniqueSpec& arm : loop_arms_) labels_.push_back(arm.label());
-  if (!loop_arms_.empty()) phase_ = Phase::profile;
-  first_ = autoselect::FirstInstances(static_cast<int>(loop_arms_.size()));
-  first_pending_ = !loop_arms_.empty() && config_.safe_first;
+AutoSelector::AutoSelector(const Portfolio& loop_arms, AutoConfig config)
+    : AutoSelector(share_portfolio(loop_arms), config) {}
+
+AutoSelector::AutoSelector(std::shared_ptr<const SharedPortfolio> shared, AutoConfig config)
+    : AutoSelector(static_cast<int>(shared->arms.size()), config) {
+  shared_arms_ = std::move(shared);
+  if (!loop_arms().empty()) phase_ = Phase::profile;
+  first_ = autoselect::FirstInstances(static_cast<int>(loop_arms().size()));
+  first_pending_ = !loop_arms().empty() && config_.safe_first;
+}
+
+const Portfolio& AutoSelector::loop_arms() const noexcept {
+  static const Portfolio none;
+  return shared_arms_ != nullptr ? shared_arms_->arms : none;
 }
 
 Decision AutoSelector::guarded(int arm, bool exploring) const {
@@ -46,11 +52,11 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       // The first instance after a warm start exploits what the last run
       // learned. With loop arms its first instances tell whether this is
       // the loop the store knows (verify).
-      phase_ = loop_arms_.empty() ? Phase::trials : Phase::verify;
+      phase_ = loop_arms().empty() ? Phase::trials : Phase::verify;
       if (const int best = book_.best(); best >= 0) {
-        if (!loop_arms_.empty() && regimes_.unsteady()) {
+        if (!loop_arms().empty() && regimes_.unsteady()) {
           phase_ = Phase::trials;  // it keeps changing: no level to verify, the robust arms run on
-        } else if (!loop_arms_.empty() && (profile_first_ || regimes_.phased())) {
+        } else if (!loop_arms().empty() && (profile_first_ || regimes_.phased())) {
           // Which phase is this (or, from another size, is it the same
           // shape)? The stored best's level cannot tell; one profile can.
           profile_first_ = false;
@@ -58,7 +64,7 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
           level_.compare_profile = true;
           phase_ = Phase::profile;
           return choose(context);
-        } else if (!loop_arms_.empty()) {
+        } else if (!loop_arms().empty()) {
           level_.begin(best, book_[best].all.mean, config_.verify);
         }
         return guarded(best, false);
@@ -71,7 +77,7 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       return choose(context);
     case Phase::profile:
       if (std::exchange(first_pending_, false)) {
-        if (const auto pick = first_.pick(loop_arms_, config_.once_imbalance); pick.arm >= 0) {
+        if (const auto pick = first_.pick(loop_arms(), config_.once_imbalance); pick.arm >= 0) {
           first_running_ = true;
           return Decision{pick.arm, 0, -1, pick.exploring};
         }
@@ -84,13 +90,13 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
       }
       phase_ = Phase::trials;  // too small to profile
       if (std::exchange(level_.compare_profile, false)) forget_stored();  // nothing to compare the store with
-      if (!loop_arms_.empty() && !plan_.ranked) {
+      if (!loop_arms().empty() && !plan_.ranked) {
         // Fewer iterations than two per worker: every arm hands each worker
         // at most a couple of iterations, and static does it without a
         // dispatch. Nothing to learn that is worth a sweep of the portfolio
         // (a blocked LU's last steps have one to three blocks).
         for (int a = 0; a < book_.size(); ++a) {
-          const TechniqueSpec& spec = loop_arms_[static_cast<std::size_t>(a)];
+          const TechniqueSpec& spec = loop_arms()[static_cast<std::size_t>(a)];
           if (spec.technique == TechniqueId::static_ && spec.chunk == 0 && !spec.expert_chunk) {
             plan_.queue({a});
             break;
@@ -162,7 +168,7 @@ void AutoSelector::prepare_settled() {
 
 AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outcome& o) {
   ++instances_;
-  if (warmup_left_ == 0 && settled_.observe(d, o, book_, change_, !loop_arms_.empty(),
+  if (warmup_left_ == 0 && settled_.observe(d, o, book_, change_, !loop_arms().empty(),
                                             plan_.has_predictions(book_.size()), two_sided_changes(), config_)) {
     // Capped well below overflow; ahead_batch() clamps it anyway.
     steady_run_ = d.exploring ? 0 : std::min(steady_run_ + 1, 1 << 20);
@@ -284,14 +290,14 @@ void AutoSelector::learn_sample(int arm, double time) {
     phase_ = Phase::profile;
     teach_prior_ = false;  // that ranking's trials are abandoned: nothing to teach
   }
-  if (!loop_arms_.empty() && !plan_.queued()) {
+  if (!loop_arms().empty() && !plan_.queued()) {
     if (teach_prior_) {  // the shortlist's trials are in: what the simulator got wrong here
       teach_prior_ = false;
-      // Into a buffer sized when the selector was made: learning allocates
-      // nothing on the program's threads (docs/dropin.md, "The heap").
-      measured_.resize(book_.states().size());
-      for (std::size_t k = 0; k < measured_.size(); ++k) measured_[k] = book_.states()[k].all;
-      prior_->learn(std::span<const std::string>(labels_), plan_.raw_predicted(), measured_);
+      // Read where the book keeps them: learning allocates nothing on the
+      // program's threads (docs/dropin.md, "The heap").
+      const auto& states = book_.states();
+      prior_->learn_each(std::span<const std::string>(shared_arms_->labels), plan_.raw_predicted(), states.size(),
+                         [&](std::size_t k) -> const RunningStats& { return states[k].all; });
     }
     eliminate();
   }
@@ -311,7 +317,7 @@ void AutoSelector::reopen() {
     change_.drift = {};
     return;
   }
-  if (!loop_arms_.empty() && plan_.has_predictions(book_.size()) && change_.watched >= 0 && change_.drift.count > 0) {
+  if (!loop_arms().empty() && plan_.has_predictions(book_.size()) && change_.watched >= 0 && change_.drift.count > 0) {
     // Did the loop change, or the process around it? On a shared node a
     // whole process runs 10-20% slower for seconds at a time, which the test
     // cannot tell from a change of the loop. One profile can: the same shape
@@ -345,12 +351,12 @@ void AutoSelector::reopen() {
   change_.reset();
   // With loop arms the sweep above is only the fallback: the loop is profiled
   // again and the ranking replaces it.
-  phase_ = loop_arms_.empty() ? Phase::trials : Phase::profile;
+  phase_ = loop_arms().empty() ? Phase::trials : Phase::profile;
   level_.left = 0;
 }
 
 void AutoSelector::rank(const CostProfile& profile, int workers) {
-  if (!plan_.rank(loop_arms_, profile, workers, prior_)) return;  // nothing predicted: the sweep stays
+  if (!plan_.rank(loop_arms(), profile, workers, prior_)) return;  // nothing predicted: the sweep stays
   plan_.ranked_at(resumed_instances_ + instances_);
   teach_prior_ = prior_ != nullptr;
   phase_ = Phase::trials;
@@ -387,7 +393,7 @@ bool AutoSelector::profileable(const Context& context) {
 std::string AutoSelector::summary() const {
   if (phase_ == Phase::profile) return level_.compare_profile ? "profile (warm start)" : "profile";
   if (level_.pending()) return "verify " + std::to_string(level_.arm);
-  if (plan_.queued() && !loop_arms_.empty() && !plan_.shortlist().empty()) {
+  if (plan_.queued() && !loop_arms().empty() && !plan_.shortlist().empty()) {
     return "trial " + std::to_string(plan_.queue_position()) + "/" + std::to_string(plan_.queue_size());
   }
   if (plan_.queued()) return "sweep " + std::to_string(plan_.queue_position()) + "/" + std::to_string(book_.size());

@@ -77,6 +77,7 @@
 
 #include <algorithm>
 #include <span>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,7 +88,9 @@ class AutoSelector final : public Selector {
   /// Arms known only by index (tunable regions): no prediction, a sweep.
   AutoSelector(int arms, AutoConfig config);
   /// Loop arms: profiled, simulated and ranked before any is tried.
-  AutoSelector(Portfolio loop_arms, AutoConfig config);
+  AutoSelector(const Portfolio& loop_arms, AutoConfig config);
+  /// The same with a portfolio other points share (share_portfolio()).
+  AutoSelector(std::shared_ptr<const SharedPortfolio> shared, AutoConfig config);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "auto"; }
   Decision choose(const Context& context) override;
@@ -129,7 +132,7 @@ class AutoSelector final : public Selector {
   /// its store-backed one.
   void use_prior(ArmCorrections* prior) {
     prior_ = prior;
-    if (prior_ != nullptr) prior_->prepare(labels_);  // teaching it later allocates nothing
+    if (prior_ != nullptr && shared_arms_ != nullptr) prior_->prepare(shared_arms_->labels);  // teaching it later allocates nothing
   }
   /// The next choice takes the settled path (AutoConfig::settled_path):
   /// nothing is pending but the Thompson draw among at most
@@ -254,11 +257,11 @@ class AutoSelector final : public Selector {
   long resumed_instances_ = 0;   ///< samples in the state load_state() restored
 
   // Prediction (loop arms only).
-  Portfolio loop_arms_;  ///< empty: arms known only by index, no prediction
+  std::shared_ptr<const SharedPortfolio> shared_arms_;  ///< null: arms known only by index, no prediction
+  /// The loop's arms; empty when known only by index.
+  [[nodiscard]] const Portfolio& loop_arms() const noexcept;
   int profile_workers_ = 1;  ///< P of the profiling instance
   ArmCorrections* prior_ = nullptr;
-  std::vector<RunningStats> measured_;  ///< what the prior is taught, in a buffer kept from the start
-  std::vector<std::string> labels_;     ///< the arms' labels, the prior's keys
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
   bool alarm_profile_ = false;  ///< the pending profile was asked for by a change alarm
   autoselect::FirstInstances first_;  ///< first instances across runs (AutoConfig::safe_first)

@@ -17,27 +17,23 @@ int size_class(std::int64_t n) noexcept {
 // ---------------------------------------------------------------- DecisionGroup
 
 PointKey DecisionGroup::key(const DecisionSlot& slot) const {
-  return {slot.point->name(), identity_, slot.bucket, slot.p, {}, slot.portfolio};
+  return {slot.point->name(), identity_, slot.bucket, slot.p, {}, slot.portfolio()};
 }
 
 DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t n, int p) {
   const int bucket = size_class(n);
   for (const auto& slot : slots_) {
-    if (slot->bucket == bucket && slot->p == p && slot->config == config) return *slot;
+    if (slot->bucket == bucket && slot->p == p && slot->config() == config) return *slot;
   }
   auto slot = std::make_unique<DecisionSlot>();
   slot->bucket = bucket;
   slot->p = p;
-  slot->config = config;
-  Portfolio arms = selector_portfolio(config, Context{n, p, {}});
+  slot->shared_config = share_selector_config(config);
+  std::shared_ptr<const SharedPortfolio> arms = share_portfolio(selector_portfolio(config, Context{n, p, {}}));
   // One seed per identity and point: runs repeat, loops differ.
   const std::uint64_t seed =
       fnv1a64(identity_) ^ static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
   std::string point_name = name_of(bucket, p);
-  for (std::size_t i = 0; i < arms.size(); ++i) {
-    if (i > 0) slot->portfolio += ',';
-    slot->portfolio += arms[i].label();
-  }
   auto selector = make_selector(config, arms, seed, engine_.logs(), point_name);
   if (auto* automatic = dynamic_cast<AutoSelector*>(selector.get())) automatic->use_prior(engine_.corrections());
   slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
@@ -64,7 +60,7 @@ void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
   // profile of this size before trusting it (Selector::adopt_state).
   const DecisionSlot* nearest = nullptr;
   for (const auto& other : slots_) {
-    if (other->p != slot.p || !(other->config == slot.config) || std::abs(other->bucket - slot.bucket) > 2) continue;
+    if (other->p != slot.p || !(other->config() == slot.config()) || std::abs(other->bucket - slot.bucket) > 2) continue;
     if (nearest == nullptr || std::abs(other->bucket - slot.bucket) <= std::abs(nearest->bucket - slot.bucket)) {
       nearest = other.get();
     }
@@ -79,7 +75,7 @@ void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
     PointKey near = key(slot);
     near.bucket = slot.bucket + step;
     near.name = name_of(near.bucket, slot.p);
-    if (auto state = store->load_state(near, slot.config.text); state && selector.adopt_state(*state)) return;
+    if (auto state = store->load_state(near, slot.config().text); state && selector.adopt_state(*state)) return;
   }
 }
 
@@ -124,7 +120,7 @@ DecisionGroup::Learned DecisionGroup::complete(const Ticket& ticket, const Outco
       if (store != nullptr) snapshot = slot.point->selector().save_state();
     }
   }
-  if (!snapshot.empty()) store->save_state(key(*ticket.slot), ticket.slot->config.text, std::move(snapshot));
+  if (!snapshot.empty()) store->save_state(key(*ticket.slot), ticket.slot->config().text, std::move(snapshot));
   return learned;
 }
 
@@ -153,7 +149,7 @@ void DecisionGroup::save_states() const {
   for (const auto& slot : slots_) {
     slot->ahead.learn_held(*slot->point);  // at exit, the batch's last instance may never come
     std::string state = slot->point->selector().save_state();
-    if (!state.empty()) store->save_state(key(*slot), slot->config.text, std::move(state));
+    if (!state.empty()) store->save_state(key(*slot), slot->config().text, std::move(state));
   }
 }
 

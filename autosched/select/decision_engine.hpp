@@ -53,9 +53,11 @@ int size_class(std::int64_t n) noexcept;
 struct DecisionSlot {
   int bucket = 0;
   int p = 0;
-  SelectorConfig config;
-  std::string portfolio;  ///< arm labels, comma separated (the store's key)
+  std::shared_ptr<const SelectorConfig> shared_config;  ///< share_selector_config()
   std::unique_ptr<DecisionPoint> point;
+  [[nodiscard]] const SelectorConfig& config() const noexcept { return *shared_config; }
+  /// The arm labels, comma separated (the store's key).
+  [[nodiscard]] const std::string& portfolio() const noexcept { return point->shared_arms().key; }
   bool in_flight = false;  ///< a decision is being carried out (guarded by its group)
   int last_arm = 0;
 

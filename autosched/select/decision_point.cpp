@@ -7,10 +7,12 @@
 
 namespace autosched {
 
-DecisionPoint::DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector)
-    : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_.size()) {
-  arms_.shrink_to_fit();  // a portfolio built by push_back keeps room for 32 arms of 144 B: kept per loop
-}
+DecisionPoint::DecisionPoint(std::string name, const Portfolio& arms, std::unique_ptr<Selector> selector)
+    : DecisionPoint(std::move(name), share_portfolio(arms), std::move(selector)) {}
+
+DecisionPoint::DecisionPoint(std::string name, std::shared_ptr<const SharedPortfolio> arms,
+                             std::unique_ptr<Selector> selector)
+    : name_(std::move(name)), arms_(std::move(arms)), selector_(std::move(selector)), summaries_(arms_->arms.size()) {}
 
 AUTOSCHED_DECISION_PATH DecisionPoint::Span::Span(DecisionPoint& point) noexcept : outermost_(point.in_span_ ? nullptr : &point) {
   if (outermost_ == nullptr) return;
@@ -27,7 +29,7 @@ AUTOSCHED_DECISION_PATH DecisionPoint::Span::~Span() {
 AUTOSCHED_DECISION_PATH Decision DecisionPoint::choose(const Context& context) {
   const Span span(*this);
   Decision d = selector_->choose(context);
-  d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_.size()) - 1);
+  d.arm = std::clamp(d.arm, 0, static_cast<int>(arms_->arms.size()) - 1);
   return d;
 }
 

@@ -27,7 +27,9 @@ class DecisionPoint {
     double min_ns = 0;
   };
 
-  DecisionPoint(std::string name, Portfolio arms, std::unique_ptr<Selector> selector);
+  DecisionPoint(std::string name, const Portfolio& arms, std::unique_ptr<Selector> selector);
+  /// The same with a portfolio shared with other points (share_portfolio()).
+  DecisionPoint(std::string name, std::shared_ptr<const SharedPortfolio> arms, std::unique_ptr<Selector> selector);
 
   /// The decision for the next instance (timed).
   Decision choose(const Context& context);
@@ -35,7 +37,9 @@ class DecisionPoint {
   void observe(const Decision& decision, const Outcome& outcome);
 
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
-  [[nodiscard]] const Portfolio& arms() const noexcept { return arms_; }
+  [[nodiscard]] const Portfolio& arms() const noexcept { return arms_->arms; }
+  /// The arms with their labels and the store's key.
+  [[nodiscard]] const SharedPortfolio& shared_arms() const noexcept { return *arms_; }
   [[nodiscard]] Selector& selector() noexcept { return *selector_; }
   [[nodiscard]] const Selector& selector() const noexcept { return *selector_; }
   [[nodiscard]] const std::vector<ArmSummary>& summaries() const noexcept { return summaries_; }
@@ -65,7 +69,7 @@ class DecisionPoint {
 
  private:
   std::string name_;
-  Portfolio arms_;
+  std::shared_ptr<const SharedPortfolio> arms_;
   std::unique_ptr<Selector> selector_;
   std::vector<ArmSummary> summaries_;
   double unreported_ns_ = 0;

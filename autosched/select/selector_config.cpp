@@ -2,6 +2,8 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/file_checks.hpp>
+#include <autosched/core/hash.hpp>
+#include <autosched/core/shared_values.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/binary_selector.hpp>
@@ -338,15 +340,28 @@ Portfolio selector_portfolio(const SelectorConfig& c, const Context& context) {
   return arms;
 }
 
+std::shared_ptr<const SelectorConfig> share_selector_config(const SelectorConfig& config) {
+  static auto* const held = new SharedValues<SelectorConfig>();  // never destroyed: points outlive statics
+  return held->share(
+      fnv1a64(config.text) ^ fnv1a64(config.selector), [&](const SelectorConfig& c) { return c == config; },
+      [&] { return config; });
+}
+
 std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const Portfolio& arms, std::uint64_t seed,
                                         SelectorLog* log, std::string_view point) {
+  return make_selector(c, share_portfolio(arms), seed, log, point);
+}
+
+std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const std::shared_ptr<const SharedPortfolio>& shared,
+                                        std::uint64_t seed, SelectorLog* log, std::string_view point) {
+  const Portfolio& arms = shared->arms;
   const int n = static_cast<int>(arms.size());
   const std::uint64_t s = c.seed.value_or(seed);
   if (c.selector == "auto") {
     AutoConfig a = c.automatic;
     a.seed = s;
     if (!a.predict) return std::make_unique<AutoSelector>(n, a);
-    return std::make_unique<AutoSelector>(arms, a);
+    return std::make_unique<AutoSelector>(shared, a);
   }
   if (c.selector == "random") return std::make_unique<RandomSelector>(n, s);
   if (c.selector == "exhaustive") return std::make_unique<ExhaustiveSelector>(n, c.lib_rise, c.drift);

@@ -74,8 +74,8 @@ void Recorder::on_instance_closed(const drive::ClosedInstance& closed) noexcept 
         std::snprintf(row.selector_state, sizeof row.selector_state, "%s", state.c_str());
       });
     }
-    row.portfolio = slot->portfolio.c_str();
-    row.selector_config = slot->config.text.c_str();
+    row.portfolio = slot->portfolio().c_str();
+    row.selector_config = slot->config().text.c_str();
     row.bucket = slot->bucket;
   }
   try {

@@ -56,6 +56,31 @@ TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) 
   EXPECT_FALSE(direct.exploring_pairs()) << "200 instances should have ended explore-first (144 pairs)";
 }
 
+// Thousands of loop names under `auto` hold one copy of the arms and of
+// the configuration, not one each (3.5 KB and 600 B a name): equal arms
+// share, different ones do not, and the store's key is the labels'.
+TEST(DecisionEngine, PointsWithEqualArmsShareOneCopyOfThem) {
+  const SelectorConfig config = parse_selector("auto", "test");
+  DecisionGroup& one = fresh_group("shared-a");
+  DecisionGroup& two = fresh_group("shared-b");
+  const Ticket a = one.decide(config, n, p);
+  const Ticket b = two.decide(config, n, p);
+  ASSERT_NE(a.slot, b.slot);
+  EXPECT_EQ(&a.slot->point->arms(), &b.slot->point->arms());
+  EXPECT_EQ(&a.slot->config(), &b.slot->config());
+  EXPECT_EQ(a.slot->portfolio(), "static,ss,tss,auto-llvm,guided-llvm,mfac2,static-steal,awf-b,awf-c,awf-d,awf-e,maf,"
+                                 "static:expert,ss:expert,tss:expert,auto-llvm:expert,guided-llvm:expert,"
+                                 "mfac2:expert,static-steal:expert,awf-b:expert,awf-c:expert,awf-d:expert,"
+                                 "awf-e:expert,maf:expert");
+  const SelectorConfig other = parse_selector("auto,portfolio=static,ss", "test");
+  const Ticket c = fresh_group("shared-c").decide(other, n, p);
+  EXPECT_NE(&c.slot->point->arms(), &a.slot->point->arms());
+  EXPECT_NE(&c.slot->config(), &a.slot->config());
+  EXPECT_EQ(c.slot->point->arms().size(), 2U);
+  EXPECT_EQ(share_portfolio(auto_portfolio())->arms, a.slot->point->arms());
+  EXPECT_EQ(share_portfolio(auto_portfolio()).get(), &a.slot->point->shared_arms());
+}
+
 TEST(DecisionEngine, AFailedInstanceOfAnAgentIsRunAgain) {
   const SelectorConfig config = parse_selector("auto:qlearn", "test");
   DecisionGroup& group = fresh_group("abandon");

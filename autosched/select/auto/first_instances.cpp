@@ -2,6 +2,7 @@
 // instance in a process runs, and the records that choose it.
 #include <autosched/select/auto/first_instances.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <istream>
 #include <ostream>
@@ -34,73 +35,85 @@ int robust_arm(const Portfolio& arms, int rank) {
 
 }  // namespace
 
+const FirstInstances::Record* FirstInstances::find(int arm) const noexcept {
+  for (const Record& r : records_) {
+    if (r.arm == arm) return &r;
+  }
+  return nullptr;
+}
+
+const RunningStats& FirstInstances::time(int arm) const noexcept {
+  static const RunningStats none;
+  const Record* r = find(arm);
+  return r != nullptr ? r->time : none;
+}
+
 FirstInstances::Pick FirstInstances::pick(const Portfolio& arms, double once_imbalance) const {
   const int best = this->best();
   if (best < 0) return {robust_arm(arms, 0), false};
   // Balancing saves at most the gap between the last thread and the mean
   // one: 1 − mean/max of the loop time.
-  const double imbalance = imbalance_[static_cast<std::size_t>(best)];
+  const double imbalance = find(best)->imbalance;
   const double saving = imbalance / (100.0 + imbalance);
   if (saving <= once_imbalance) return {best, false};
   for (int rank = 0;; ++rank) {
     const int arm = robust_arm(arms, rank);
     if (arm < 0) return {best, false};  // every robust arm has its record
-    if (time_[static_cast<std::size_t>(arm)].count == 0) return {arm, true};
+    if (find(arm) == nullptr) return {arm, true};
   }
 }
 
 void FirstInstances::add(int arm, double time_ns, double percent_imbalance) {
-  if (arm < 0 || static_cast<std::size_t>(arm) >= time_.size() || !(time_ns > 0) || !std::isfinite(time_ns)) return;
-  time_[static_cast<std::size_t>(arm)].add(time_ns);
-  imbalance_[static_cast<std::size_t>(arm)] =
-      std::isfinite(percent_imbalance) && percent_imbalance > 0 ? percent_imbalance : 0.0;
+  if (arm < 0 || arm >= arms_ || !(time_ns > 0) || !std::isfinite(time_ns)) return;
+  auto it = std::lower_bound(records_.begin(), records_.end(), arm,
+                             [](const Record& r, int a) { return r.arm < a; });
+  if (it == records_.end() || it->arm != arm) it = records_.insert(it, Record{arm, {}, 0});
+  it->time.add(time_ns);
+  it->imbalance = std::isfinite(percent_imbalance) && percent_imbalance > 0 ? percent_imbalance : 0.0;
 }
 
 long FirstInstances::count() const noexcept {
   long n = 0;
-  for (const RunningStats& t : time_) n += static_cast<long>(t.count);
+  for (const Record& r : records_) n += static_cast<long>(r.time.count);
   return n;
 }
 
 int FirstInstances::best() const noexcept {
-  int best = -1;
-  for (std::size_t i = 0; i < time_.size(); ++i) {
-    if (time_[i].count > 0 && (best < 0 || time_[i].mean < time_[static_cast<std::size_t>(best)].mean)) {
-      best = static_cast<int>(i);
-    }
+  const Record* best = nullptr;
+  for (const Record& r : records_) {
+    if (r.time.count > 0 && (best == nullptr || r.time.mean < best->time.mean)) best = &r;
   }
-  return best;
+  return best != nullptr ? best->arm : -1;
 }
 
 void FirstInstances::write(std::ostream& out) const {
-  std::size_t recorded = 0;
-  for (const RunningStats& t : time_) recorded += t.count > 0 ? 1 : 0;
-  out << " once " << recorded;
-  for (std::size_t i = 0; i < time_.size(); ++i) {
-    const RunningStats& t = time_[i];
-    if (t.count > 0) out << ' ' << i << ' ' << t.count << ' ' << t.mean << ' ' << t.m2 << ' ' << imbalance_[i];
+  out << " once " << records_.size();
+  for (const Record& r : records_) {
+    out << ' ' << r.arm << ' ' << r.time.count << ' ' << r.time.mean << ' ' << r.time.m2 << ' ' << r.imbalance;
   }
 }
 
 bool FirstInstances::read(std::istream& in) {
   std::size_t recorded = 0;
-  if (!(in >> recorded) || recorded > time_.size()) return false;
-  std::vector<RunningStats> time(time_.size());
-  std::vector<double> imbalance(time_.size(), 0.0);
+  if (!(in >> recorded) || recorded > static_cast<std::size_t>(arms_)) return false;
+  std::vector<Record> records;
+  records.reserve(recorded);
   for (std::size_t k = 0; k < recorded; ++k) {
     std::size_t arm = 0;
     RunningStats t;
     double lib = 0;
-    if (!(in >> arm >> t.count >> t.mean >> t.m2 >> lib) || arm >= time.size() || time[arm].count > 0) return false;
+    if (!(in >> arm >> t.count >> t.mean >> t.m2 >> lib) || arm >= static_cast<std::size_t>(arms_)) return false;
+    for (const Record& r : records) {
+      if (r.arm == static_cast<int>(arm)) return false;  // twice
+    }
     if (t.count <= 0 || t.count > RunningStats::max_loaded_count || !std::isfinite(t.mean) || t.mean <= 0 ||
         !std::isfinite(t.m2) || t.m2 < 0 || !std::isfinite(lib) || lib < 0) {
       return false;
     }
-    time[arm] = t;
-    imbalance[arm] = lib;
+    records.push_back({static_cast<int>(arm), t, lib});
   }
-  time_ = std::move(time);
-  imbalance_ = std::move(imbalance);
+  std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.arm < b.arm; });
+  records_ = std::move(records);
   return true;
 }
 

@@ -30,8 +30,9 @@ namespace autosched::autoselect {
 
 class FirstInstances {
  public:
-  explicit FirstInstances(int arms = 0)
-      : time_(static_cast<std::size_t>(arms)), imbalance_(static_cast<std::size_t>(arms), 0.0) {}
+  explicit FirstInstances(int arms = 0) : arms_(arms) {
+    if (arms > 0) records_.reserve(2);  // the first records add nothing to the program's heap
+  }
 
   struct Pick {
     int arm = -1;            ///< -1: the portfolio has none of the robust arms
@@ -47,7 +48,8 @@ class FirstInstances {
   [[nodiscard]] long count() const noexcept;
   /// The arm with the lowest mean first-instance time, -1 with none.
   [[nodiscard]] int best() const noexcept;
-  [[nodiscard]] const RunningStats& time(int arm) const { return time_[static_cast<std::size_t>(arm)]; }
+  /// The first-instance times of `arm` (count 0: none).
+  [[nodiscard]] const RunningStats& time(int arm) const noexcept;
 
   /// " once K" then K times " arm count mean m2 imbalance" (arms with records).
   void write(std::ostream& out) const;
@@ -56,8 +58,17 @@ class FirstInstances {
   bool read(std::istream& in);
 
  private:
-  std::vector<RunningStats> time_;
-  std::vector<double> imbalance_;  ///< percent, the last first instance's
+  struct Record {
+    int arm = 0;
+    RunningStats time;
+    double imbalance = 0;  ///< percent, the last first instance's
+  };
+  [[nodiscard]] const Record* find(int arm) const noexcept;
+
+  int arms_ = 0;
+  /// Only the arms that ran a first instance, by arm: a run adds one, so a
+  /// loop holds a few records, not one per arm (every loop name has this).
+  std::vector<Record> records_;
 };
 
 }  // namespace autosched::autoselect

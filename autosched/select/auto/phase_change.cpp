@@ -115,7 +115,7 @@ void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<
     // A new shape again, soon after the last: the loop changes faster than
     // trials can follow it. The arms good over every shape seen are tried
     // once each, then sampled, and the change test no longer re-profiles.
-    if (plan_.rank_robust(loop_arms_, regimes_.robust_scores(plan_.predicted()))) teach_prior_ = false;
+    if (plan_.rank_robust(loop_arms(), regimes_.robust_scores(plan_.predicted()))) teach_prior_ = false;
   }
   // Otherwise a new phase: the ranking just made stands, its trials run.
 }

@@ -20,7 +20,7 @@ using autoselect::RegimeBook;
 std::string AutoSelector::save_state() const {
   std::ostringstream out;
   out.precision(17);
-  if (!loop_arms_.empty() && plan_.has_predictions(book_.size())) {
+  if (!loop_arms().empty() && plan_.has_predictions(book_.size())) {
     // auto5: the instances learned from, the trials still queued (a loop
     // that runs once per process continues them in the next run), each
     // arm's statistics and prediction, and the loop's regimes. Saved even
@@ -92,7 +92,7 @@ bool AutoSelector::load_state(std::string_view state) {
     // First instances only: this process's first instance chooses from
     // them (still pending); nothing else was learned.
     std::string once, rest;
-    if (loop_arms_.empty() || instances_ > 0 || !(in >> once) || once != "once" || !first.read(in) || (in >> rest)) {
+    if (loop_arms().empty() || instances_ > 0 || !(in >> once) || once != "once" || !first.read(in) || (in >> rest)) {
       return false;
     }
     first_ = std::move(first);
@@ -121,9 +121,9 @@ bool AutoSelector::load_state(std::string_view state) {
   if (tag != "auto5") {
     for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
   }
-  const bool trials_left = !pending.empty() && !loop_arms_.empty();
+  const bool trials_left = !pending.empty() && !loop_arms().empty();
   if (!resume(std::move(loaded), trials_left)) return false;
-  if (!loop_arms_.empty()) plan_.predicted() = std::move(predicted);
+  if (!loop_arms().empty()) plan_.predicted() = std::move(predicted);
   if (trials_left) {
     // The last run stopped during its trials (a loop that runs once per
     // process stops after each): this one continues them, in their order.
@@ -142,10 +142,10 @@ bool AutoSelector::load_state(std::string_view state) {
 }
 
 bool AutoSelector::adopt_state(std::string_view state) {
-  if (loop_arms_.empty() || instances_ > 0) return false;
+  if (loop_arms().empty() || instances_ > 0) return false;
   // A state whose trials were still queued, or that does not load, is no
   // start: this size profiles and ranks on its own.
-  AutoSelector probe(loop_arms_, config_);
+  AutoSelector probe(shared_arms_, config_);
   if (!probe.load_state(state) || probe.phase_ != Phase::resume || !load_state(state)) return false;
   resumed_instances_ = 0;  // another point's history, not this one's
   profile_first_ = true;
@@ -169,7 +169,7 @@ bool AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
   // never tried stay untried unless this run's profile and ranking call for
   // them.
   std::vector<int> unsampled;
-  for (int i = 0; i < book_.size() && loop_arms_.empty(); ++i) {
+  for (int i = 0; i < book_.size() && loop_arms().empty(); ++i) {
     if (book_[i].all.count == 0 && !book_[i].retired) unsampled.push_back(i);
   }
   plan_.queue(std::move(unsampled));
