@@ -83,7 +83,7 @@ Cursor::~Cursor() { (void)leave(); }
 void Cursor::complete_previous(std::int64_t done) noexcept {
   stats_.busy_ns += done - started_ns_;
   // The chunk came from the trial or, after a cut, from the fallback arm.
-  auto& dispenser = on_fallback_ ? instance_->fallback_ : instance_->dispenser_;
+  auto& dispenser = on_fallback_ ? instance_->fallback_->dispenser : instance_->dispenser_;
   auto& worker = on_fallback_ ? fallback_worker_ : worker_;
   std::visit(
       [&](auto& d) {
@@ -117,7 +117,7 @@ bool Cursor::enter_fallback() noexcept {
           timed_ = F::timed || instance_->time_chunks_;
         }
       },
-      instance_->fallback_);
+      instance_->fallback_->dispenser);
   if (timed_ && stats_.busy_ns < 0) stats_.busy_ns = 0;
   on_fallback_ = true;
   return true;
@@ -157,7 +157,7 @@ IndexRange Cursor::next_general() noexcept {
     // The trial is done, or was cut: a guarded instance goes on with the rest.
     if (!guarded_ || !enter_fallback()) return {};
   }
-  const IndexRange c = next_of(instance_->fallback_, fallback_worker_);
+  const IndexRange c = next_of(instance_->fallback_->dispenser, fallback_worker_);
   if (c.empty()) return {};
   return hand_out(c, instance_->begin_ + instance_->fallback_begin_, timed_ ? now() : 0);
 }

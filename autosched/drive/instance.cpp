@@ -34,7 +34,7 @@ void Instance::cancel() noexcept {
     if constexpr (requires { d.cancel(); }) d.cancel();
   };
   std::visit(stop, dispenser_);
-  if (phase_.load(std::memory_order_acquire) == 2) std::visit(stop, fallback_);
+  if (phase_.load(std::memory_order_acquire) == 2) std::visit(stop, fallback_->dispenser);
 }
 
 void Instance::begin_worker(int tid) const noexcept {
@@ -135,7 +135,7 @@ void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
           run_measured_chunks(f, fw, st, body, begin_ + fallback_begin_, false);
         }
       },
-      fallback_);
+      fallback_->dispenser);
 }
 
 template <class D>
@@ -192,18 +192,12 @@ void Instance::finish_worker(int tid, const ThreadStats& stats, std::exception_p
 }
 
 void Instance::reserve(int p) {
-  // Room for a plan of this many runs of equal chunks: gss over 2^16
-  // iterations on 2 threads needs 16, and the count grows with P about as
-  // P·ln(N/P²); a plan that needs more grows once, on the thread that opens.
-  const std::size_t runs = 64 + 16 * static_cast<std::size_t>(p);
-  const PlanKey none{.n = -1};  // matches no instance's plan
+  // The per-worker slots and weights every technique uses. A chunk plan and
+  // a profile's blocks (5 KB on 2 threads, more than a loop name's other
+  // costs) are sized by the first instance that needs them, on the thread
+  // that opens it, and kept; the fallback's when a trial is first cut.
   const std::vector<double> weights(static_cast<std::size_t>(p), 1.0);
-  // Only the main workspace: the fallback's (about 5 KB on 2 threads, a
-  // tenth of what a loop name costs) is used when a trial is cut short, and
-  // grows then, once, under the loop's lock.
-  workspace_.plan(none, [&](SequencePlan& plan) { plan.runs.reserve(runs); });
   (void)workspace_.slots(p);
-  (void)workspace_.blocks(profile_blocks);
   (void)workspace_.copy_weights(weights);
 }
 
@@ -211,7 +205,7 @@ void Instance::reset_for_pool() noexcept {
   // Only what an instance changed: one that ran as planned, the common
   // case, leaves the lines of its rare fields alone.
   if (phase_.load(std::memory_order_relaxed) != 0) {
-    fallback_.emplace<std::monostate>();
+    if (fallback_ != nullptr) fallback_->dispenser.emplace<std::monostate>();
     phase_.store(0, std::memory_order_relaxed);
   }
   cut_ = false;

@@ -138,9 +138,13 @@ class Instance {
 
   // Guard: a trial with a budget is cut at deadline_ns_; the unclaimed rest
   // [fallback_begin_, N) then runs on the ticket's fallback arm.
+  // Made at the first cut and kept (1.5 KB, which most loops never need).
   std::int64_t fallback_begin_ = 0;
-  AnyDispenser fallback_;
-  Workspace fallback_workspace_;
+  struct Fallback {
+    AnyDispenser dispenser;
+    Workspace workspace;
+  };
+  std::unique_ptr<Fallback> fallback_;
   /// 0 trial running, 1 switching, 2 fallback ready, 3 the trial cannot be cut.
   alignas(64) std::atomic<int> phase_{0};
 

@@ -59,8 +59,8 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
         autosched::detail::throw_error(std::string(source) + ": the typed schedule reads back as '" + typed->text() +
                                        "', which is not the value given (a field outside what the grammar accepts)");
       }
-      option_schedule_ = std::move(checked);
-      option_typed_ = *typed;
+      option_schedule_ = std::make_unique<const Schedule>(std::move(checked));
+      option_typed_ = std::make_unique<const Schedule>(*typed);
       option_text_.clear();
       ++schedule_version_;
     }
@@ -70,7 +70,7 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
   if (!text.empty()) {
     if (!option_schedule_ || option_typed_ || option_text_ != text) {
       // RL keys from KMP_RL_* / LB4MPI_RL_* fill what the code leaves unset.
-      option_schedule_ = parse_schedule(schedule_environment().with_rl_keys(text), source);
+      option_schedule_ = std::make_unique<const Schedule>(parse_schedule(schedule_environment().with_rl_keys(text), source));
       option_text_ = text;
       option_typed_.reset();
       ++schedule_version_;
@@ -80,11 +80,11 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
   const std::uint64_t generation = autosched::detail::schedule_environment_generation();
   if (generation != env_generation_) {
     const Schedule* s = schedule_environment().for_loop(name_);
-    env_schedule_ = s != nullptr ? *s : default_schedule();
+    env_schedule_ = s != nullptr ? s : &default_schedule();
     env_generation_ = generation;
     ++schedule_version_;
   }
-  return env_schedule_;
+  return *env_schedule_;
 }
 
 void Loop::prepare(Instance& inst, int p) {
@@ -280,7 +280,8 @@ bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   const TechniqueSpec& arm = inst.ticket_.fallback;
   const std::int64_t chunk = arm.chunk_for(rest.size(), inst.p_);
   const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now()};
-  prepare_dispenser(inst.fallback_, setup, memory_, inst.fallback_workspace_);
+  if (inst.fallback_ == nullptr) inst.fallback_ = std::make_unique<Instance::Fallback>();
+  prepare_dispenser(inst.fallback_->dispenser, setup, memory_, inst.fallback_->workspace);
   inst.fallback_begin_ = rest.begin;
   inst.cut_ = true;
   return true;

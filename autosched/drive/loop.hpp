@@ -104,11 +104,15 @@ class Loop {
   const std::string name_;
   LoopMemory memory_;
   std::optional<InstanceRecord> last_;
+  // A schedule is 744 bytes: held here only when the code names one; the
+  // environment's (or the default) is referred to, not copied, so that a
+  // program with 10^4 loop names does not hold 10^4 copies of it.
   std::string option_text_;  ///< the code's schedule text (or a typed schedule's) behind option_schedule_
-  std::optional<Schedule> option_typed_;
-  std::optional<Schedule> option_schedule_;
+  std::unique_ptr<const Schedule> option_typed_;
+  std::unique_ptr<const Schedule> option_schedule_;
   std::uint64_t env_generation_ = ~std::uint64_t{0};
-  Schedule env_schedule_;
+  /// Into the schedule environment (whose values are never freed) or default_schedule().
+  const Schedule* env_schedule_ = nullptr;
   /// Changes whenever resolve_schedule() resolves a schedule anew: an
   /// instance armed under the same version ran the same schedule.
   std::uint64_t schedule_version_ = 0;

@@ -44,11 +44,11 @@ std::vector<RecordedProfile> average_profiles(const std::vector<RecordedProfile>
       return s.first.loop == r.loop && s.first.workers == r.workers;
     });
     if (it == sums.end()) {
-      sums.push_back({r, std::vector<double>(r.profile.block_ns().size(), 0.0), 0.0, 0});
+      sums.push_back({r, std::vector<double>(r.profile.blocks(), 0.0), 0.0, 0});
       it = sums.end() - 1;
     }
-    if (r.profile.n() != it->first.profile.n() || r.profile.block_ns().size() != it->blocks.size()) continue;
-    for (std::size_t b = 0; b < it->blocks.size(); ++b) it->blocks[b] += r.profile.block_ns()[b];
+    if (r.profile.n() != it->first.profile.n() || r.profile.blocks() != it->blocks.size()) continue;
+    for (std::size_t b = 0; b < it->blocks.size(); ++b) it->blocks[b] += r.profile.block(b);
     it->h += r.profile.overhead_ns();
     ++it->count;
   }

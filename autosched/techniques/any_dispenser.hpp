@@ -77,8 +77,9 @@ class Workspace {
     return plan_;
   }
 
-  /// `count` zeroed doubles owned by this workspace (profiling's block times).
-  std::span<double> blocks(std::int64_t count) {
+  /// `count` zeroed doubles owned by this workspace (profiling's block
+  /// times, which a complete profile takes over).
+  std::vector<double>& blocks(std::int64_t count) {
     blocks_.assign(static_cast<std::size_t>(count), 0.0);
     return blocks_;
   }

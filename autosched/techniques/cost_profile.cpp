@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 namespace autosched {
@@ -24,15 +25,16 @@ CostProfile CostProfile::from_blocks(std::int64_t n, std::vector<double> block_n
   p.n_ = n;
   p.block_size_ = size;
   p.overhead_ns_ = overhead_ns;
-  p.prefix_.resize(block_ns.size() + 1, 0.0);
   for (std::size_t b = 0; b < block_ns.size(); ++b) {
     if (!std::isfinite(block_ns[b]) || block_ns[b] < 0) {
       detail::throw_error("cost profile: block " + std::to_string(b) + " costs " + std::to_string(block_ns[b]) +
                           " ns, expected a finite value >= 0");
     }
-    p.prefix_[b + 1] = p.prefix_[b] + block_ns[b];
   }
-  p.block_ns_ = std::move(block_ns);
+  // The running sums replace the times in the same buffer: one vector per
+  // profile (each loop name keeps one, 2 KB at 256 blocks).
+  std::partial_sum(block_ns.begin(), block_ns.end(), block_ns.begin());
+  p.cumulative_ = std::move(block_ns);
   return p;
 }
 
@@ -53,8 +55,9 @@ double CostProfile::before(std::int64_t x) const noexcept {
   const std::int64_t b = x / block_size_;
   const std::int64_t first = b * block_size_;
   const std::int64_t size = std::min(block_size_, n_ - first);
-  return prefix_[static_cast<std::size_t>(b)] +
-         block_ns_[static_cast<std::size_t>(b)] * static_cast<double>(x - first) / static_cast<double>(size);
+  const auto k = static_cast<std::size_t>(b);
+  const double earlier = k == 0 ? 0.0 : cumulative_[k - 1];
+  return earlier + (cumulative_[k] - earlier) * static_cast<double>(x - first) / static_cast<double>(size);
 }
 
 double CostProfile::cost(IndexRange r) const noexcept {
@@ -69,17 +72,22 @@ void CostProfile::set_dispatch_queues(double counter_ns, double coordinator_ns) 
 
 void CostProfile::set_owner_dispatch(double ns) noexcept { owner_dispatch_ns_ = std::isfinite(ns) && ns >= 0 ? ns : -1; }
 
+std::vector<double> CostProfile::block_ns() const {
+  std::vector<double> times(blocks());
+  for (std::size_t b = 0; b < times.size(); ++b) times[b] = block(b);
+  return times;
+}
+
 CostProfile CostProfile::scaled(double factor) const {
   CostProfile p = *this;
-  for (double& t : p.block_ns_) t *= factor;
-  for (double& t : p.prefix_) t *= factor;
+  for (double& t : p.cumulative_) t *= factor;
   return p;
 }
 
 CostProfile CostProfile::lower_envelope(const CostProfile& other) const {
-  if (empty() || other.n_ != n_ || other.block_ns_.size() != block_ns_.size()) return other;
-  std::vector<double> low(block_ns_.size());
-  for (std::size_t b = 0; b < low.size(); ++b) low[b] = std::min(block_ns_[b], other.block_ns_[b]);
+  if (empty() || other.n_ != n_ || other.blocks() != blocks()) return other;
+  std::vector<double> low(blocks());
+  for (std::size_t b = 0; b < low.size(); ++b) low[b] = std::min(block(b), other.block(b));
   CostProfile p = from_blocks(n_, std::move(low), std::min(overhead_ns_, other.overhead_ns_));
   p.counter_queue_ns_ = other.counter_queue_ns_;
   p.coordinator_queue_ns_ = other.coordinator_queue_ns_;
@@ -100,7 +108,7 @@ std::vector<double> CostProfile::shares(int parts) const {
 
 double CostProfile::shape_distance(const CostProfile& other) const {
   if (empty() || other.empty()) return 1.0;
-  const int parts = static_cast<int>(std::min(block_ns_.size(), other.block_ns_.size()));
+  const int parts = static_cast<int>(std::min(blocks(), other.blocks()));
   const std::vector<double> a = shares(parts), b = other.shares(parts);
   double l1 = 0;
   for (std::size_t i = 0; i < a.size(); ++i) l1 += std::abs(a[i] - b[i]);
@@ -111,7 +119,7 @@ std::string CostProfile::text() const {
   std::ostringstream out;
   out.precision(6);
   out << n_ << ' ' << overhead_ns_;
-  for (const double t : block_ns_) out << ' ' << t;
+  for (std::size_t b = 0; b < blocks(); ++b) out << ' ' << block(b);
   return out.str();
 }
 

@@ -39,7 +39,13 @@ class CostProfile {
   [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
   [[nodiscard]] std::int64_t block_size() const noexcept { return block_size_; }
-  [[nodiscard]] const std::vector<double>& block_ns() const noexcept { return block_ns_; }
+  [[nodiscard]] std::size_t blocks() const noexcept { return cumulative_.size(); }
+  /// Body time of block b < blocks() (ns).
+  [[nodiscard]] double block(std::size_t b) const noexcept {
+    return b == 0 ? cumulative_[0] : cumulative_[b] - cumulative_[b - 1];
+  }
+  /// Every block's time, block(0) … block(blocks() - 1): a new vector.
+  [[nodiscard]] std::vector<double> block_ns() const;
   [[nodiscard]] double overhead_ns() const noexcept { return overhead_ns_; }
 
   /// Time each dispatch holds the one place every dispatch passes through.
@@ -74,7 +80,7 @@ class CostProfile {
   /// counts, so the simulator resolves single iterations.
   [[nodiscard]] bool dispatches_queue() const noexcept { return counter_queue_ns_ > 0 || coordinator_queue_ns_ > 0; }
   /// Σ of every block: the loop's body time on one worker.
-  [[nodiscard]] double total_ns() const noexcept { return prefix_.empty() ? 0.0 : prefix_.back(); }
+  [[nodiscard]] double total_ns() const noexcept { return cumulative_.empty() ? 0.0 : cumulative_.back(); }
 
   /// Body time of iterations [r.begin, r.end) (clamped to [0, n)). O(1).
   [[nodiscard]] double cost(IndexRange r) const noexcept;
@@ -116,8 +122,7 @@ class CostProfile {
   double counter_queue_ns_ = 0;
   double coordinator_queue_ns_ = 0;
   double owner_dispatch_ns_ = -1;  ///< unset: overhead_ns_
-  std::vector<double> block_ns_;
-  std::vector<double> prefix_;  ///< prefix_[b] = Σ block_ns_[0..b), size blocks + 1
+  std::vector<double> cumulative_;  ///< cumulative_[b]: body time of blocks 0..b (ns)
 };
 
 }  // namespace autosched

@@ -18,10 +18,10 @@ namespace {
 Profile unit_profile(const CostProfile& p, std::int64_t unit) {
   const double mu = p.total_ns() / static_cast<double>(p.n());
   RunningStats per_iteration;
-  const auto blocks = static_cast<std::int64_t>(p.block_ns().size());
+  const auto blocks = static_cast<std::int64_t>(p.blocks());
   for (std::int64_t b = 0; b < blocks; ++b) {
     const std::int64_t size = std::min(p.block_size(), p.n() - b * p.block_size());
-    per_iteration.add(p.block_ns()[static_cast<std::size_t>(b)] / static_cast<double>(size));
+    per_iteration.add(p.block(static_cast<std::size_t>(b)) / static_cast<double>(size));
   }
   const double sigma =
       per_iteration.count > 1 ? per_iteration.sample_stddev() * std::sqrt(static_cast<double>(p.block_size())) : 0.0;

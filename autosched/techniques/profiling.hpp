@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cmath>
 #include <span>
+#include <vector>
 
 namespace autosched {
 
@@ -47,8 +48,10 @@ class Profiling {
   };
 
   /// `blocks` has ceil_div(n, max(chunk, 1)) entries: chunk k's body time.
-  Profiling(const LoopShape& s, std::span<WorkerSlot> slots, std::span<double> blocks) noexcept
-      : n_(s.n), c_(min_chunk(s)), chunks_(ceil_div(s.n, c_)), slots_(slots), blocks_(blocks) {}
+  /// A complete profile takes them over when it closes (the loop's memory
+  /// keeps them, not a copy: 2 KB a loop), leaving `blocks` empty.
+  Profiling(const LoopShape& s, std::span<WorkerSlot> slots, std::vector<double>& blocks) noexcept
+      : n_(s.n), c_(min_chunk(s)), chunks_(ceil_div(s.n, c_)), slots_(slots), blocks_(blocks), storage_(&blocks) {}
 
   [[nodiscard]] static std::int64_t block_count(const LoopShape& s) noexcept { return ceil_div(s.n, min_chunk(s)); }
 
@@ -93,7 +96,7 @@ class Profiling {
     // Only a complete profile (every chunk ran: not a cut or failed instance).
     if (all.count == chunks_ && static_cast<std::int64_t>(blocks_.size()) == chunks_) {
       try {
-        memory.cost = CostProfile::from_blocks(n_, {blocks_.begin(), blocks_.end()}, h);
+        memory.cost = CostProfile::from_blocks(n_, std::move(*storage_), h);
         memory.cost->set_owner_dispatch(measured_owner_dispatch_ns());
       } catch (...) {  // out of memory: the loop runs on without a cost profile
         memory.cost.reset();
@@ -107,6 +110,7 @@ class Profiling {
   std::int64_t chunks_;
   std::span<WorkerSlot> slots_;
   std::span<double> blocks_;
+  std::vector<double>* storage_;  ///< what blocks_ views
   alignas(64) std::atomic<std::int64_t> next_chunk_{0};
 };
 

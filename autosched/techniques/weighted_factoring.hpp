@@ -36,12 +36,11 @@ namespace autosched {
 /// runs to the end.
 class BatchTable {
  public:
-  BatchTable(std::int64_t n, int p) noexcept {
-    std::int64_t chunk = ceil_div(n, 2 * std::int64_t{p});
+  BatchTable(std::int64_t n, int p) noexcept : first_(ceil_div(n, 2 * std::int64_t{p})) {
+    std::int64_t chunk = first_;
     std::int64_t start = 0;
     while (count_ < static_cast<int>(start_.size()) && start < n) {
       start_[count_] = start;
-      chunk_[count_] = std::max<std::int64_t>(chunk, 1);
       ++count_;
       if (chunk <= 1) break;
       start += p * chunk;
@@ -53,12 +52,14 @@ class BatchTable {
   /// caller's last answer: positions only grow, so the search is amortised O(1).
   std::int64_t chunk_at(std::int64_t position, int& cursor) const noexcept {
     while (cursor + 1 < count_ && position >= start_[cursor + 1]) ++cursor;
-    return chunk_[cursor];
+    // b_j = ⌈b_0 / 2^j⌉ (halving with ⌈⌉ j times is one ⌈⌉), not stored:
+    // a table of them was half of every pooled instance's dispenser.
+    return count_ == 0 ? 0 : ((first_ - 1) >> cursor) + 1;
   }
 
  private:
+  std::int64_t first_;  ///< b_0
   std::array<std::int64_t, 64> start_{};
-  std::array<std::int64_t, 64> chunk_{};
   int count_ = 0;
 };
 

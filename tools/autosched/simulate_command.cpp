@@ -114,7 +114,7 @@ void run(const Options& o) {
       const double best = predicted[static_cast<std::size_t>(order.front())];
       std::printf("\n%s (profiled at P = %d; n = %lld, %zu blocks, h = %.0f ns, static-steal's own chunks %.1f ns) "
                   "simulated at P = %d%s: %zu arms ranked in %.0f µs\n",
-                  r.loop.c_str(), r.workers, static_cast<long long>(r.profile.n()), r.profile.block_ns().size(),
+                  r.loop.c_str(), r.workers, static_cast<long long>(r.profile.n()), r.profile.blocks(),
                   r.profile.overhead_ns(), r.profile.owner_dispatch_ns(), p, team.c_str(), arms.size(), us);
       std::printf("  %-22s %12s %10s\n", "arm", "predicted ms", "vs best %");
       for (const int a : order) {
