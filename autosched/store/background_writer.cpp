@@ -187,6 +187,9 @@ void BackgroundWriter::post_task(std::function<void()> task) {
   if (in_forked_child()) return say_forked_child_once();
   State& s = *state_;
   std::unique_lock lock(s.mutex);
+  if (std::this_thread::get_id() != s.thread.get_id()) {  // a task that posts one must not wait for itself
+    s.space.wait(lock, [&] { return s.tasks.size() < task_capacity || s.stopped; });
+  }
   if (s.stopped) {
     lock.unlock();
     s.write_in_place({}, std::move(task));

@@ -44,7 +44,12 @@ class BackgroundWriter {
   [[nodiscard]] bool has_sinks() const noexcept;
 
   void post(const InstanceRow& row);
+  /// Waits while `task_capacity` tasks are queued (not on the writer's own
+  /// thread): a flush of 10^4 loops' selector states would otherwise queue
+  /// them all (about 1.5 KB each), and the process's resident size would
+  /// keep that peak after they are written.
   void post_task(std::function<void()> task);
+  static constexpr std::size_t task_capacity = 256;
 
   /// Waits until everything posted so far is written.
   void drain();
