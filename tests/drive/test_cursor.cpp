@@ -71,8 +71,8 @@ INSTANTIATE_TEST_SUITE_P(Techniques, PullEveryTechnique,
                          ::testing::Values("static", "static,chunk=7", "ss", "gss", "tss", "fac2", "static-steal",
                                            "wf", "awf", "awf-b", "awf-e", "af", "maf", "bold", "rnd", "auto",
                                            "auto:random"),
-                         [](const auto& info) {
-                           std::string s = info.param;
+                         [](const auto& test) {
+                           std::string s = test.param;
                            for (char& c : s) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }

@@ -20,7 +20,7 @@ std::int64_t covered(const std::string& loop, const ScheduleChoice& schedule) {
 }
 
 TEST(ScheduleChoice, ATechniqueSpecRunsAsItsText) {
-  EXPECT_EQ(covered("choice/typed", TechniqueSpec{.technique = TechniqueId::gss, .chunk = 16}), 1000);
+  EXPECT_EQ(covered("choice/typed", TechniqueSpec{TechniqueId::gss, 16, false, {}}), 1000);
   const auto typed = last_instance("choice/typed");
   EXPECT_EQ(covered("choice/text", "gss,chunk=16"), 1000);
   const auto text = last_instance("choice/text");
@@ -36,9 +36,9 @@ TEST(ScheduleChoice, ATypedSelectionSchedule) {
 }
 
 TEST(ScheduleChoice, ChangingTheTypedValueTakesEffect) {
-  covered("choice/changing", TechniqueSpec{.technique = TechniqueId::static_});
+  covered("choice/changing", TechniqueSpec{TechniqueId::static_, 0, false, {}});
   EXPECT_EQ(last_instance("choice/changing")->technique, "static");
-  covered("choice/changing", TechniqueSpec{.technique = TechniqueId::tss});
+  covered("choice/changing", TechniqueSpec{TechniqueId::tss, 0, false, {}});
   EXPECT_EQ(last_instance("choice/changing")->technique, "tss");
   covered("choice/changing", "ss");
   EXPECT_EQ(last_instance("choice/changing")->technique, "ss");
@@ -46,7 +46,7 @@ TEST(ScheduleChoice, ChangingTheTypedValueTakesEffect) {
 
 TEST(ScheduleChoice, ABadTypedValueIsRejectedLikeBadText) {
   try {
-    covered("choice/bad", TechniqueSpec{.technique = TechniqueId::gss, .chunk = -3});
+    covered("choice/bad", TechniqueSpec{TechniqueId::gss, -3, false, {}});
     FAIL() << "accepted a negative chunk";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("LoopOptions::schedule"), std::string::npos) << e.what();
