@@ -127,6 +127,9 @@ done
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# Read before the runs: the CSV this campaign writes into docs/ would count as a change.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n $(git status --porcelain 2>/dev/null | head -1) ]]; then commit+=" (with uncommitted changes)"; fi
 started=$(date -u '+%F %H:%M UTC')
 mkdir -p "$(dirname "$csv")" "$(dirname "$out")"
 echo "compiler,program,config,rep,position,status,wall_ms,loop_ms,program_wall_ms" >"$csv"
@@ -227,8 +230,6 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Header facts for the table.
 machine="$(lscpu | awk -F: '/^Model name/ {sub(/^ +/, "", $2); print $2; exit}'), $(nproc) cores"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [[ -n $(git status --porcelain 2>/dev/null | head -1) ]]; then commit+=" (with uncommitted changes)"; fi
 declare -A compiler_name=([gcc]="g++ / libgomp" [clang]="clang / LLVM libomp")
 versions=()
 for c in "${ran[@]}"; do
