@@ -193,9 +193,9 @@ void Instance::finish_worker(int tid, const ThreadStats& stats, std::exception_p
 
 void Instance::reserve(int p) {
   // The per-worker slots and weights every technique uses. A chunk plan and
-  // a profile's blocks (5 KB on 2 threads, more than a loop name's other
-  // costs) are sized by the first instance that needs them, on the thread
-  // that opens it, and kept; the fallback's when a trial is first cut.
+  // a profile's blocks (5 KB on 2 threads, which a static loop never uses)
+  // are sized by the first instance that needs them, on the thread that
+  // opens it, and kept; the fallback's when a trial is first cut.
   const std::vector<double> weights(static_cast<std::size_t>(p), 1.0);
   (void)workspace_.slots(p);
   (void)workspace_.copy_weights(weights);
