@@ -11,6 +11,13 @@ namespace autosched {
 using autoselect::ArmState;
 using autoselect::RegimeBook;
 
+namespace {
+/// The arms of a selector that knows them only by index. At namespace
+/// scope, not a function's static: loop_arms() runs at every decision and
+/// needs no initialisation guard.
+const Portfolio no_arms;
+}  // namespace
+
 AutoSelector::AutoSelector(int arms, AutoConfig config)
     : rng_(config.seed),
       config_(config),
@@ -30,8 +37,7 @@ AutoSelector::AutoSelector(std::shared_ptr<const SharedPortfolio> shared, AutoCo
 }
 
 const Portfolio& AutoSelector::loop_arms() const noexcept {
-  static const Portfolio none;
-  return shared_arms_ != nullptr ? shared_arms_->arms : none;
+  return shared_arms_ != nullptr ? shared_arms_->arms : no_arms;
 }
 
 Decision AutoSelector::guarded(int arm, bool exploring) const {
