@@ -104,12 +104,12 @@ struct AutoConfig {
   double shape = 0.2;
   /// A loop's first instance in a process may be its only one (a table
   /// build, a one-shot lookup, an initialisation): with `safe_first` it runs
-  /// the arm its earlier runs' first instances say is best, static while
+  /// the arm its earlier runs' first instances say is best, guided while
   /// there are none, and the profile waits for the second instance; each
   /// run's first instance joins those records (select/auto/first_instances.hpp).
   /// A run whose best first-instance arm left its threads so far apart that
   /// balancing could save more than `once_imbalance` of its time tries the
-  /// next robust arm (static-steal, then guided) instead. The profile's
+  /// robust arms not yet recorded (guided, static-steal, static) instead. The profile's
   /// chunk-by-chunk timing cost a one-shot loop of random table lookups
   /// 10% and bought a ranking nothing used; the later runs' trials of that
   /// ranking cost up to 50% each. `first=profile` profiles the first

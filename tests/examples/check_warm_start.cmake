@@ -1,4 +1,4 @@
-# The time-stepping example run twice on one store: the first run runs static
+# The time-stepping example run twice on one store: the first run runs guided
 # at step 0 (its first instance may be its only one) and profiles its loop at
 # step 1 (counted as exploring), the second starts on the stored best arm
 # (exploiting) at its first step.
@@ -16,8 +16,8 @@ foreach(run first second)
   endif()
   set(${run} "${out}")
 endforeach()
-if(NOT first MATCHES "^step 0: static \\(exploiting\\)\nstep 1: profiling(:[0-9]+)? \\(exploring\\)\n")
-  message(FATAL_ERROR "the first run should run static at step 0 and profile its loop at step 1:\n${first}")
+if(NOT first MATCHES "^step 0: guided-llvm \\(exploiting\\)\nstep 1: profiling(:[0-9]+)? \\(exploring\\)\n")
+  message(FATAL_ERROR "the first run should run guided at step 0 and profile its loop at step 1:\n${first}")
 endif()
 if(NOT second MATCHES "^step 0: [a-z0-9-]+(:[0-9]+)? \\(exploiting\\)\n")
   message(FATAL_ERROR "the second run should exploit at step 0:\n${second}")

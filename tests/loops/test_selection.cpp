@@ -68,7 +68,7 @@ TEST(Selection, AutoIsTheDefault) {
   run_checked("selection/default", "", 5000, 1);
   auto r = last_instance("selection/default");
   EXPECT_EQ(r->selector, "auto");
-  EXPECT_EQ(r->technique, "static");  // the first instance, maybe the only one, runs a safe arm
+  EXPECT_EQ(r->technique, "guided-llvm");  // the first instance, maybe the only one, runs a safe arm
   EXPECT_FALSE(r->explored);
   run_checked("selection/default", "", 5000, 1);
   r = last_instance("selection/default");

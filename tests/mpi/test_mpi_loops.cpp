@@ -208,9 +208,9 @@ void check_auto_profiles() {
     if (step == 1) second = r.technique;
     tried.insert(r.technique);
   }
-  expect(first == "static", "auto's first instance runs static (ran " + first + ")");
+  expect(first == "gss" || first == "guided-llvm", "auto's first instance runs guided (ran " + first + ")");
   expect(second == "profiling", "auto's second instance profiles the loop (ran " + second + ")");
-  // static + profiling + at most 4 shortlisted + 2 extra arms (+1 for a re-profile after a false alarm).
+  // guided + profiling + at most 4 shortlisted + 2 extra arms (+1 for a re-profile after a false alarm).
   expect(tried.size() <= 9, "auto tried " + std::to_string(tried.size()) + " techniques in 25 steps: no ranking?");
 }
 

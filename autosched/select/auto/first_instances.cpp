@@ -11,24 +11,25 @@ namespace autosched::autoselect {
 
 namespace {
 
-/// The robust arms, in the order they are tried: static keeps each thread's
-/// iterations and costs no dispatch (the right arm for most one-shot loops:
-/// initialisations, table builds, uniform sweeps); static-steal keeps them
-/// too and balances an uneven loop; guided balances a loop whose cost is
-/// concentrated. Plain arms only (no chunk, no expert chunk).
-int robust_arm(const Portfolio& arms, int rank) {
+/// The robust arms, plain ones (no chunk, no expert chunk). -1 where the
+/// portfolio lacks one.
+enum class Robust { guided, static_, static_steal };
+int robust_arm(const Portfolio& arms, Robust which) {
   const auto find = [&](TechniqueId id) {
     for (std::size_t i = 0; i < arms.size(); ++i) {
       if (arms[i].technique == id && arms[i].chunk == 0 && !arms[i].expert_chunk) return static_cast<int>(i);
     }
     return -1;
   };
-  int guided = find(TechniqueId::guided_llvm);
-  if (guided < 0) guided = find(TechniqueId::gss);  // the LB4MPI portfolio's guided
-  const int order[] = {find(TechniqueId::static_), find(TechniqueId::static_steal), guided};
-  int seen = 0;
-  for (const int arm : order) {
-    if (arm >= 0 && seen++ == rank) return arm;
+  switch (which) {
+    case Robust::guided: {
+      const int guided = find(TechniqueId::guided_llvm);
+      return guided >= 0 ? guided : find(TechniqueId::gss);  // the LB4MPI portfolio's guided
+    }
+    case Robust::static_:
+      return find(TechniqueId::static_);
+    case Robust::static_steal:
+      return find(TechniqueId::static_steal);
   }
   return -1;
 }
@@ -49,18 +50,36 @@ const RunningStats& FirstInstances::time(int arm) const noexcept {
 }
 
 FirstInstances::Pick FirstInstances::pick(const Portfolio& arms, double once_imbalance) const {
+  // Nothing recorded: guided. A first instance knows nothing of its loop,
+  // and guided is the arm that is never far off: its big first chunks keep
+  // the dispatches few on a balanced loop, its shrinking tail balances an
+  // uneven one. Static, the better arm for a balanced loop, loses up to half
+  // of an uneven loop's time (a particle filter's resampling, whose cost
+  // grows with the index, ran its first instance 2x slower on static than
+  // on guided), and a loop that repeats pays that on its first instance in
+  // every cold run.
+  const int guided = robust_arm(arms, Robust::guided);
   const int best = this->best();
-  if (best < 0) return {robust_arm(arms, 0), false};
-  // Balancing saves at most the gap between the last thread and the mean
-  // one: 1 − mean/max of the loop time.
+  if (best < 0) {
+    if (guided >= 0) return {guided, false};
+    const int fixed = robust_arm(arms, Robust::static_);
+    return {fixed >= 0 ? fixed : robust_arm(arms, Robust::static_steal), false};
+  }
+  // Then the best recorded arm, unless its threads finished so far apart
+  // that balancing could save more than `once_imbalance` of its time (at
+  // most the gap between the last thread and the mean one: 1 − mean/max of
+  // the loop time): then the robust arms not yet recorded, each once.
+  // Static is not tried on a loop guided balanced: what it could save there
+  // (guided's few dispatches) is small, and a try is a whole instance that
+  // may be up to half slower, in a run that resumed from the store
+  // (a warm start must not cost what the cold run did not).
   const double imbalance = find(best)->imbalance;
   const double saving = imbalance / (100.0 + imbalance);
   if (saving <= once_imbalance) return {best, false};
-  for (int rank = 0;; ++rank) {
-    const int arm = robust_arm(arms, rank);
-    if (arm < 0) return {best, false};  // every robust arm has its record
-    if (find(arm) == nullptr) return {arm, true};
+  for (const Robust which : {Robust::guided, Robust::static_steal, Robust::static_}) {
+    if (const int arm = robust_arm(arms, which); arm >= 0 && find(arm) == nullptr) return {arm, true};
   }
+  return {best, false};  // every robust arm has its record
 }
 
 void FirstInstances::add(int arm, double time_ns, double percent_imbalance) {

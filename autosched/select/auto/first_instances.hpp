@@ -4,16 +4,17 @@
 /// cost, per arm, across runs. A loop instance that may be the only one in
 /// its process is not spent profiling (a profile times every block, and a
 /// loop that runs once never uses the ranking it buys): it runs the arm
-/// these records say is best, static while there are none, and its time
+/// these records say is best, guided while there are none, and its time
 /// and its threads' imbalance join the records through the store. A loop
 /// that repeats profiles on its second instance.
 ///
 /// Across runs of a loop that runs once per process: the best-recorded arm
 /// runs unless its threads finished far enough apart that balancing could
 /// save more than `once_imbalance` of its time; then the next robust arm
-/// not yet recorded (static, static-steal, guided) runs once. So a
-/// balanced loop stays on static from its first run, and an uneven one
-/// converges within three runs to the best of the three.
+/// not yet recorded (guided, static-steal, static) runs once. So a loop
+/// guided balances stays on guided from its first run (no warm run pays
+/// for a try), and an uneven one converges within three runs to the best
+/// of the three.
 ///
 ///   FirstInstances first(portfolio.size());
 ///   const FirstInstances::Pick pick = first.pick(portfolio, 0.05);  // arm, exploring
