@@ -14,7 +14,7 @@
 ///   workers     8                   # P, for context and chunk arms
 ///   iterations  262144              # N
 ///   cold        2 30                # the first 2 instances cost 30× (any arm)
-///   outliers    0.03 8              # 3% of measurements cost 8× (preemption)
+///   outliers    0.03 8              # 3% of steps cost 8× whatever arm runs (preemption)
 ///   arm static  time 10             lib 30
 ///   arm gss     time 8 -> 14 at 0.5 lib 6       # step change at half time
 ///   arm awf-b   time 12 ~> 7        lib 4       # linear change over the run
@@ -75,7 +75,7 @@ struct Scenario {
   double common_noise = 0;
   int cold_steps = 0;  ///< instances at the start of a run that pay a cold start
   double cold_factor = 1;
-  double outlier_rate = 0;  ///< share of measurements hit by an interruption
+  double outlier_rate = 0;  ///< share of steps hit by an interruption (every arm's cost at that step)
   double outlier_factor = 1;
   int workers = 8;
   std::int64_t iterations = 262144;

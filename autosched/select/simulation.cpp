@@ -195,15 +195,22 @@ std::vector<std::vector<double>> scenario_costs(const Scenario& s, std::uint64_t
   // what they drew before it existed.
   std::mt19937_64 common_rng(seed * 0xbf58476d1ce4e5b9ULL + 29);
   const double common_sigma = std::sqrt(std::log(1.0 + s.common_noise * s.common_noise));
+  // An interruption (a preempted thread, a daemon) is an event in time: it
+  // hits the step whatever arm runs then, so every selector meets the same
+  // ones and none is charged for a hit that fell on an arm it happened to
+  // try (drawn per arm, an 8x hit on one arm's cold first step once made a
+  // selector's whole run 40% dearer). Its own stream, as the shared factor.
+  std::mt19937_64 outlier_rng(seed * 0x94d049bb133111ebULL + 43);
   for (int t = 0; t < steps; ++t) {
     const double common =
         s.common_noise > 0 ? std::exp(common_sigma * z(common_rng) - common_sigma * common_sigma / 2) : 1.0;
+    const bool interrupted = s.outlier_rate > 0 && hit(outlier_rng) < s.outlier_rate;
     for (std::size_t a = 0; a < s.arms.size(); ++a) {
       const double base = generated ? generated->arm_ms[static_cast<std::size_t>(t)][a] * s.arms[a].factor.value(t, steps)
                                     : s.arms[a].time_ms.value(t, steps);
       cost[t][a] = base * std::exp(sigma * z(rng) - sigma * sigma / 2) * common;
       if (t < s.cold_steps) cost[t][a] *= s.cold_factor;
-      if (s.outlier_rate > 0 && hit(rng) < s.outlier_rate) cost[t][a] *= s.outlier_factor;
+      if (interrupted) cost[t][a] *= s.outlier_factor;
     }
   }
   return cost;

@@ -66,6 +66,10 @@ TEST(Scenario, ColdStartAndInterruptionsScaleTheCosts) {
     hit += cost[t][0] == 80;
   }
   EXPECT_NEAR(hit / 3998.0, 0.25, 0.03);
+  // An interruption hits the step, whatever arm runs: every arm or none.
+  const Scenario two = parse_scenario("noise 0\noutliers 0.25 8\narm static time 10\narm ss time 20\n", "two.scenario");
+  const auto both = scenario_costs(two, 3, 400);
+  for (int t = 0; t < 400; ++t) EXPECT_EQ(both[t][0] == 80, both[t][1] == 160) << "step " << t;
   EXPECT_THROW(parse_scenario("cold 1.5 3\narm static time 1\n", "bad"), Error);
   EXPECT_THROW(parse_scenario("outliers 2 3\narm static time 1\n", "bad"), Error);
   EXPECT_THROW(parse_scenario("outliers 0.1 0.5\narm static time 1\n", "bad"), Error);
