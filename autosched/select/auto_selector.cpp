@@ -95,7 +95,10 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
         return d;
       }
       phase_ = Phase::trials;  // too small to profile
-      if (std::exchange(level_.compare_profile, false)) forget_stored();  // nothing to compare the store with
+      if (std::exchange(level_.compare_profile, false)) {
+        forget_stored();  // nothing to compare the store with
+        continue_trials_ = false;
+      }
       if (!loop_arms().empty() && !plan_.ranked) {
         // Fewer iterations than two per worker: every arm hands each worker
         // at most a couple of iterations, and static does it without a
@@ -281,6 +284,7 @@ void AutoSelector::learn_profile(const Outcome& o) {
     }
   } else if (checking) {
     alarm_profile_ = false;
+    continue_trials_ = false;
     forget_stored();  // no profile after all: the stored samples do not describe this level
   } else if (plan_.reprofiled && !first.empty()) {
     rank(first, profile_workers_);  // the second profile failed: the first is all there is
@@ -399,7 +403,7 @@ bool AutoSelector::profileable(const Context& context) {
 std::string AutoSelector::summary() const {
   if (phase_ == Phase::profile) return level_.compare_profile ? "profile (warm start)" : "profile";
   if (level_.pending()) return "verify " + std::to_string(level_.arm);
-  if (plan_.queued() && !loop_arms().empty() && !plan_.shortlist().empty()) {
+  if (plan_.queued() && !loop_arms().empty()) {  // a ranking's trials, or the ones a neighbour left
     return "trial " + std::to_string(plan_.queue_position()) + "/" + std::to_string(plan_.queue_size());
   }
   if (plan_.queued()) return "sweep " + std::to_string(plan_.queue_position()) + "/" + std::to_string(book_.size());

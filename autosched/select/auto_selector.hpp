@@ -251,6 +251,9 @@ class AutoSelector final : public Selector {
   autoselect::RegimeBook regimes_;
   std::int64_t instances_ = 0;  ///< instances observed in this process
   bool profile_first_ = false;  ///< the resumed state is another size's: profile before trusting it
+  /// The adopted state was still trying its shortlist: where this size has
+  /// the same shape, the trials go on with the arms not yet measured.
+  bool continue_trials_ = false;
   int changes_ = 0;
   int warmup_left_ = 0;          ///< instances still to ignore (AutoConfig::warmup)
   bool last_was_trial_ = false;  ///< the last choice was a queued trial (a warm-up repeats it)

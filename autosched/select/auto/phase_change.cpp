@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <utility>
+#include <vector>
 
 namespace autosched {
 
@@ -64,8 +65,17 @@ void AutoSelector::same_loop_elsewhere(double level) {
   // instances, or the instances that raised the change test) over its mean,
   // or, with none (a profile first), by the profiles' levels, so that new
   // samples and the old ones compare on one level, and the best arm runs on.
+  // A neighbour's state adopted mid-trials: this size's shortlist, less
+  // the arms the neighbour measured (their samples, scaled below, stand).
+  std::vector<int> untried;
+  if (std::exchange(continue_trials_, false)) {
+    for (const int a : plan_.shortlist()) {
+      if (book_[a].all.count == 0 && !book_[a].retired) untried.push_back(a);
+    }
+  }
   plan_.abandon();
   teach_prior_ = false;
+  if (!untried.empty()) plan_.queue(std::move(untried));
   // A change alarm that found the loop it had (a steady drift, a slower
   // process): the next alarm needs twice the evidence.
   if (std::exchange(alarm_profile_, false)) change_.back_off();
@@ -87,6 +97,7 @@ void AutoSelector::same_loop_elsewhere(double level) {
 }
 
 void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
+  continue_trials_ = false;  // another shape: the new ranking's trials run whole
   const bool after_alarm = std::exchange(alarm_profile_, false);
   const int best_before = book_.best();
   if (!config_.phases) {

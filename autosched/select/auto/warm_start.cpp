@@ -143,12 +143,22 @@ bool AutoSelector::load_state(std::string_view state) {
 
 bool AutoSelector::adopt_state(std::string_view state) {
   if (loop_arms().empty() || instances_ > 0) return false;
-  // A state whose trials were still queued, or that does not load, is no
-  // start: this size profiles and ranks on its own.
+  // A state that does not load, or that measured no arm yet, is no start:
+  // this size profiles and ranks on its own. One still trying its
+  // shortlist is: a loop that shrinks every step (a blocked LU) leaves each
+  // size class after a few instances, mid-trials, and starting over at
+  // every class spent most of its instances on first instances, profiles
+  // and the same trials again.
   AutoSelector probe(shared_arms_, config_);
-  if (!probe.load_state(state) || probe.phase_ != Phase::resume || !load_state(state)) return false;
+  if (!probe.load_state(state)) return false;
+  const bool mid_trials = probe.phase_ == Phase::trials && probe.book_.best() >= 0;
+  if ((probe.phase_ != Phase::resume && !mid_trials) || !load_state(state)) return false;
   resumed_instances_ = 0;  // another point's history, not this one's
   profile_first_ = true;
+  if (mid_trials) {
+    phase_ = Phase::resume;  // the profile first, as for any neighbour
+    continue_trials_ = true;
+  }
   return true;
 }
 
