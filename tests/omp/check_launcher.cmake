@@ -64,7 +64,7 @@ set(ENV{AUTOSCHED_DB} off)
 # Bad input is named before the program starts, or warned about.
 run(1 ${CLI} run --schedule bogus -- ${PROGRAM})
 expect("${err}" "--schedule=bogus")
-run(1 ${CLI} run -- ${WORK}/no-such-program)
+run(127 ${CLI} run -- ${WORK}/no-such-program)
 expect("${err}" "cannot start '${WORK}/no-such-program'")
 run(1 ${CLI} run --schedule gss)
 expect("${err}" "name the program to run")

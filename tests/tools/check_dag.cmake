@@ -55,7 +55,7 @@ expect("${md}" "\n## cholesky on 2cpu\\+2gpu\n\n\\| T \\| σ \\| heft \\|")
 expect("${md}" "\n\\| 3 \\| 0\\.3 \\| [^\n]*\\*\\*[0-9.]+ ± [0-9.]+\\*\\*")
 
 # Bad values name the option, the value and what is accepted.
-run(105 ${CLI} dag simulate --seed -1)
+run(2 ${CLI} dag simulate --seed -1)
 expect("${err}" "--seed: '-1': expected an integer in \\[0, 18446744073709551615\\]")
 run(1 ${CLI} dag simulate --platform 2tpu)
 expect("${err}" "--platform=2tpu: .*expected counts of cpu and gpu joined by '\\+', e.g. 2cpu\\+2gpu")

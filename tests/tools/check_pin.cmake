@@ -66,13 +66,13 @@ run(0 sh -c "${CLI} pin -- ${PROBE} 0 20 0 >${dir}/kill.out 2>${dir}/kill.err & 
   test ! -e /proc/$t || grep -q '^State:.*Z' /proc/$t/status")
 
 # Bad input, each rejected naming what was wrong.
-run(105 ${CLI} pin --policy frob -- ${PROBE} 0 0 0)
+run(2 ${CLI} pin --policy frob -- ${PROBE} 0 0 0)
 expect("${err}" "--policy: frob not in")
 foreach(seed -1 99999999999999999999)
-  run(105 ${CLI} pin --seed ${seed} -- ${PROBE} 0 0 0)
+  run(2 ${CLI} pin --seed ${seed} -- ${PROBE} 0 0 0)
   expect("${err}" "--seed: .*${seed}.*: expected an integer in \\[0, 18446744073709551615\\]")
 endforeach()
-run(114 ${CLI} pin --seed "" -- ${PROBE} 0 0 0)  # an empty value is a missing one
+run(2 ${CLI} pin --seed "" -- ${PROBE} 0 0 0)  # an empty value is a missing one
 expect("${err}" "--seed: 1 required UINT:SEED missing")
 # A trace that cannot take the rows is refused before the program starts (a
 # FIFO blocked pin; /dev/full lost every row with exit 0).
@@ -91,5 +91,5 @@ run(1 ${CLI} pin --policy learn)
 expect("${err}" "name the program to manage")
 run(1 ${CLI} pin --pid 999999999)
 expect("${err}" "--pid=999999999: no such running process")
-run(1 ${CLI} pin -- ${dir}/no-such-program)
+run(127 ${CLI} pin -- ${dir}/no-such-program)
 expect("${err}" "cannot start '.*no-such-program': No such file")

@@ -32,6 +32,50 @@ int set_aside_run_program(int argc, char** argv) {
   return argc;
 }
 
+/// The deepest subcommand the parse reached (the app itself when none).
+CLI::App* deepest(CLI::App& app) {
+  CLI::App* at = &app;
+  for (;;) {
+    const std::vector<CLI::App*> chosen = at->get_subcommands();
+    if (chosen.empty()) return at;
+    at = chosen.front();
+  }
+}
+
+/// `autosched` or `autosched dag` as it would be typed.
+std::string command_name(const CLI::App& app, const CLI::App* at) {
+  std::string words;
+  for (const CLI::App* a = at; a != nullptr && a != &app; a = a->get_parent()) words = " " + a->get_name() + words;
+  return "autosched" + words;
+}
+
+/// A usage error reported as command-line tools do: the words that were
+/// wrong named, help when nothing was given, exit status 2 (CLI11's own
+/// codes, 105-109, are not what a shell script expects). --help and
+/// --version keep CLI11's output and status 0.
+int report_parse_error(CLI::App& app, const CLI::ParseError& e) {
+  // A subcommand's own exit status (CLI::RuntimeError: `pin` passes its
+  // program's on) is no usage error.
+  if (e.get_exit_code() == 0 || dynamic_cast<const CLI::RuntimeError*>(&e) != nullptr) return app.exit(e);
+  CLI::App* at = deepest(app);
+  const std::string name = command_name(app, at);
+  if (at->get_require_subcommand_min() > 0 && at->get_subcommands().empty()) {
+    std::vector<std::string> words = at->remaining();
+    if (words.empty()) {  // nothing given: what there is to give
+      const std::string help = at == &app ? at->help() : at->help(command_name(app, at->get_parent()));
+      std::fprintf(stderr, "%s", help.c_str());
+      return 2;
+    }
+    std::string known;
+    for (const CLI::App* sub : at->get_subcommands({})) known += (known.empty() ? "" : ", ") + sub->get_name();
+    std::fprintf(stderr, "autosched: error: '%s' is not a command of %s (one of: %s); %s --help says more\n",
+                 words.front().c_str(), name.c_str(), known.c_str(), name.c_str());
+    return 2;
+  }
+  std::fprintf(stderr, "autosched: error: %s\n%s --help says more\n", e.what(), name.c_str());
+  return 2;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv, Program program, const std::function<void(CLI::App&)>& add_commands,
@@ -51,7 +95,10 @@ int run_cli(int argc, char** argv, Program program, const std::function<void(CLI
       throw;
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return report_parse_error(app, e);
+  } catch (const LaunchFailure& e) {
+    std::fprintf(stderr, "autosched: error: %s\n", e.what());
+    return e.status;
   } catch (const autosched::Error& e) {
     std::fprintf(stderr, "autosched: error: %s\n", e.what());
     return 1;

@@ -6,6 +6,9 @@
 // says what the one program of earlier versions said.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <stdexcept>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +37,16 @@ std::string recorded_command_line();
 /// after the `--` (CLI11 would take them for the tool's own options); empty
 /// when there was no `--`.
 std::vector<std::string>& program_after_separator();
+
+/// `run` and `pin` could not start the program: exit status 127 when it
+/// was not found, 126 when it was found but could not run (as `env`,
+/// `nice` and `timeout` report it), so a script tells this from the
+/// program's own failure.
+struct LaunchFailure : std::runtime_error {
+  LaunchFailure(const std::string& what, int error_number)
+      : std::runtime_error(what), status(error_number == ENOENT ? 127 : 126) {}
+  int status;
+};
 
 /// For every --seed: decimal digits that fit `max` (CLI11 alone takes "-1"
 /// as 2^64-1 and "" as 0, and lets a 20-digit number wrap).

@@ -127,7 +127,7 @@ pid_t launch(std::vector<std::string> command) {
   close(fds[0]);
   if (got == static_cast<ssize_t>(sizeof e)) {
     waitpid(child, nullptr, 0);
-    detail::throw_error("pin: cannot start '" + command.front() + "': " + std::strerror(e));
+    throw LaunchFailure("pin: cannot start '" + command.front() + "': " + std::strerror(e), e);
   }
   return child;
 }

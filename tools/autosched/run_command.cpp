@@ -75,7 +75,8 @@ void check_report_destination(const RunOptions& o) {
   for (std::string& a : command) argv.push_back(a.data());
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
-  detail::throw_error("run: cannot start '" + command.front() + "': " + std::strerror(errno));
+  const int error = errno;
+  throw LaunchFailure("run: cannot start '" + command.front() + "': " + std::strerror(error), error);
 }
 
 }  // namespace
