@@ -14,7 +14,18 @@ namespace autosched {
 std::optional<std::string> store_path_from_environment() {
   if (auto v = environment::get("AUTOSCHED_DB")) {
     if (environment::means_no_file(*v)) return std::nullopt;
-    return std::string(text::trim(*v));
+    std::string path(text::trim(*v));
+    // A quoted tilde ('~/x.db', or a tilde set in a config file) reaches
+    // us unexpanded; taken literally it made a directory named "~" in the
+    // working directory. Expanded as the shell would have.
+    if (path == "~" || path.starts_with("~/")) {
+      if (auto home = environment::get("HOME"); home && !home->empty()) {
+        path = *home + path.substr(1);
+      } else {
+        detail::warn("AUTOSCHED_DB=" + path + ": HOME is not set, so '~' is a directory named '~' here");
+      }
+    }
+    return path;
   }
   std::string base;
   if (auto xdg = environment::get("XDG_CACHE_HOME"); xdg && !xdg->empty()) {

@@ -24,6 +24,26 @@ Store* open_store(const std::string& path) {
   return store != nullptr && store->database().path() == path ? store : nullptr;
 }
 
+TEST(Store, ATildeInTheStorePathMeansHome) {
+  const char* home = std::getenv("HOME");
+  const std::string saved_home = home != nullptr ? home : "";
+  setenv("HOME", "/home/someone", 1);
+  setenv("AUTOSCHED_DB", "~/runs/x.db", 1);
+  EXPECT_EQ(store_path_from_environment().value_or("off"), "/home/someone/runs/x.db");
+  setenv("AUTOSCHED_DB", " ~/x.db ", 1);
+  EXPECT_EQ(store_path_from_environment().value_or("off"), "/home/someone/x.db");
+  setenv("AUTOSCHED_DB", "runs/~/x.db", 1);
+  EXPECT_EQ(store_path_from_environment().value_or("off"), "runs/~/x.db") << "only a leading tilde";
+  setenv("AUTOSCHED_DB", "~other/x.db", 1);
+  EXPECT_EQ(store_path_from_environment().value_or("off"), "~other/x.db") << "another user's home is not guessed";
+  unsetenv("AUTOSCHED_DB");
+  if (home != nullptr) {
+    setenv("HOME", saved_home.c_str(), 1);
+  } else {
+    unsetenv("HOME");
+  }
+}
+
 TEST(Store, SavesBlobsThroughTheWriterAndLoadsThemForThisSystem) {
   TempDir dir;
   Store* store = open_store(dir.file("s.db"));
