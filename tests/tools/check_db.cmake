@@ -44,14 +44,18 @@ expect("${out}" "2 runs, 12 history rows, 1 decision points")
 run(1 ${CLI} db show beta)
 expect("${err}" "no decision point, loop or region called 'beta' in ${dir}/s.db; `autosched db list` shows them")
 run(1 ${CLI} db forget beta)
-run(1 ${CLI} db export)
-expect("${err}" "say the format \\(--csv\\)")
+run(0 ${CLI} db export)
+expect("${out}" "^loop,bucket,point_p,") # CSV, the default
 
 set(ENV{AUTOSCHED_DB} off)
 run(1 ${CLI} db list)
 expect("${err}" "the store is off \\(AUTOSCHED_DB=off\\); name a store with --db <path>")
 run(0 ${CLI} db --db ${dir}/s.db list)
 expect("${out}" "1 decision points")
+run(0 ${CLI} db list --db ${dir}/s.db)
+expect("${out}" "1 decision points")
+run(0 ${CLI} db show --db ${dir}/s.db alpha)
+expect("${out}" "alpha#13/2")
 
 # Inspection never replaces a file that is not an autosched store.
 file(WRITE ${dir}/notes.db "my notes, not a database\n")

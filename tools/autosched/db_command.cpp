@@ -2,10 +2,11 @@
 // have learned across runs).
 //   autosched db list                 every decision point with its best arm
 //   autosched db show <point|loop>    per-arm statistics and saved selector states
-//   autosched db export --csv [file]  every history row (stdout without a file)
+//   autosched db export [file]        every history row as CSV (stdout without a file)
 //   autosched db forget <name>        delete a point's or loop's history and states, a region's row,
 //                                     and the front-ends' blobs under that key
-// The store is AUTOSCHED_DB's (or the default path); --db names another.
+// The store is AUTOSCHED_DB's (or the default path); --db names another,
+// before the subcommand or after it.
 #include "output_file.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
@@ -116,7 +117,6 @@ void show(const Options& o) {
 }
 
 void export_rows(const Options& o) {
-  if (!o.csv) detail::throw_error("db export: say the format (--csv)");
   auto db = open_store(o);
   const std::string csv = db->export_csv();
   if (o.file.empty() || o.file == "-") {
@@ -156,16 +156,18 @@ void forget(const Options& o) {
 void add_db_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* db = app.add_subcommand("db", std::string(description("db")));
-  db->add_option("--db", options->db, "Store file (default: AUTOSCHED_DB, else the user's cache directory)");
+  const std::string db_help = "Store file (default: AUTOSCHED_DB, else the user's cache directory)";
+  db->add_option("--db", options->db, db_help);
   db->require_subcommand(1);
-  db->add_subcommand("list", "Every decision point with its best arm, the regions and the blobs")->callback([options] {
-    list(*options);
-  });
+  // --db after the subcommand too (`autosched db list --db x.db`), as
+  // users type it; the same value either way.
+  auto* list_cmd = db->add_subcommand("list", "Every decision point with its best arm, the regions and the blobs");
+  list_cmd->callback([options] { list(*options); });
   auto* show_cmd = db->add_subcommand("show", "Per-arm statistics and saved selector states of a point or loop");
   show_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
   show_cmd->callback([options] { show(*options); });
-  auto* export_cmd = db->add_subcommand("export", "Every history row");
-  export_cmd->add_flag("--csv", options->csv, "As CSV (the one format)");
+  auto* export_cmd = db->add_subcommand("export", "Every history row, as CSV");
+  export_cmd->add_flag("--csv", options->csv, "As CSV (the default and only format)");
   export_cmd->add_option("file", options->file, "Output file (default: stdout)");
   export_cmd->callback([options] { export_rows(*options); });
   auto* forget_cmd = db->add_subcommand("forget",
@@ -175,6 +177,7 @@ void add_db_command(CLI::App& app) {
       ->add_option("point", options->point, "Decision point (loop#bucket/threads), loop name, region id or blob key")
       ->required();
   forget_cmd->callback([options] { forget(*options); });
+  for (CLI::App* sub : {list_cmd, show_cmd, export_cmd, forget_cmd}) sub->add_option("--db", options->db, db_help);
 }
 
 }  // namespace autosched::cli
