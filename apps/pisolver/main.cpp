@@ -17,7 +17,7 @@ namespace {
 /// ramp from (1 − imbalance) to (1 + imbalance), with ±5% jitter. For the
 /// level reference; the measured loop spells it out, because calling this
 /// from it changed GCC 12's machine code for the loop
-/// (scripts/level-reference-check.sh).
+/// (bench/campaigns/level-reference-check.sh).
 long units_at(std::int64_t i, std::int64_t n, double work, double imbalance) noexcept {
   const double ramp = n > 1 ? 2.0 * static_cast<double>(i) / static_cast<double>(n - 1) - 1.0 : 0.0;
   const double jitter = 0.05 * (2.0 * autosched::apps::uniform(static_cast<std::uint64_t>(i)) - 1.0);

@@ -4,7 +4,7 @@
 # (a profile, a trial, a second look), per loop averaged over the
 # repetitions, then over the loops. A count, not a time, so it needs no
 # baseline in the same run; the distance to the Oracle does, and comes from
-# scripts/auto-v2-campaign.sh. About 16 minutes at 5 repetitions on the
+# bench/campaigns/auto-v2-campaign.sh. About 16 minutes at 5 repetitions on the
 # 2-core VM.
 #   usage: bench/explored/run.sh [--reps N] [--steps N] [OUT]   (default 5, 200, build/explored)
 set -euo pipefail

@@ -9,8 +9,8 @@
 # 2+). A reference that waits for the slower thread (static) makes a balancing
 # arm's loop ÷ reference drop well below 1 under the load; a balanced one keeps
 # it near 1 and leaves static's above 1. Run on an otherwise idle machine.
-#   usage: scripts/reference-asymmetry.sh ROUNDS BIN_DIR [BIN_DIR ...]
-#   e.g.   scripts/reference-asymmetry.sh 3 build/release/bin
+#   usage: bench/campaigns/reference-asymmetry.sh ROUNDS BIN_DIR [BIN_DIR ...]
+#   e.g.   bench/campaigns/reference-asymmetry.sh 3 build/release/bin
 set -euo pipefail
 rounds=${1:?usage: reference-asymmetry.sh ROUNDS BIN_DIR [BIN_DIR ...]}
 shift

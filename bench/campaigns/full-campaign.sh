@@ -4,9 +4,9 @@
 # plus a warm-start phase; then the report, and the files docs/RESULTS.md
 # shows copied into docs/results/campaign/. About 95 minutes on the 2-core
 # development machine; run it on an otherwise idle machine.
-#   usage: scripts/full-campaign.sh [OUT]   (default build/campaign)
+#   usage: bench/campaigns/full-campaign.sh [OUT]   (default build/campaign)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-build/campaign}
 bin=build/release/bin
 [[ -x $bin/autosched ]] || { echo "full-campaign: $bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }

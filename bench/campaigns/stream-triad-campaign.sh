@@ -7,9 +7,9 @@
 # without ss and static-steal, never the per-step Oracle arm of any step in the
 # 3-repetition campaign (40x and 5.7x a step). About 20 minutes on the 2-core
 # development machine; run it on an otherwise idle machine.
-#   usage: scripts/stream-triad-campaign.sh [OUT]   (default build/campaign-v2-stream)
+#   usage: bench/campaigns/stream-triad-campaign.sh [OUT]   (default build/campaign-v2-stream)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-build/campaign-v2-stream}
 [[ -x build/release/bin/autosched ]] || { echo "stream-triad-campaign: build/release/bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }
 bin=$(mktemp -d)

@@ -10,9 +10,9 @@
 # a build during the campaign cannot replace them.
 # A campaign that was stopped (a session's end, a reboot) continues with
 # --resume: the complete runs it recorded stay, the others run.
-#   usage: scripts/auto-v2-campaign.sh [--resume] [--reps N] [OUT]   (default 3, build/campaign-v2)
+#   usage: bench/campaigns/auto-v2-campaign.sh [--resume] [--reps N] [OUT]   (default 3, build/campaign-v2)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 resume=()
 reps=3
 while [[ ${1:-} == --* ]]; do

@@ -10,7 +10,7 @@
 # Where the campaign ran level references, each process's loop ÷ reference
 # (means over the same steps) follows, and its range per level: a level the
 # division removes leaves that ratio alike in fast and slow processes.
-#   usage: scripts/stream-triad-levels.sh [CAMPAIGN_DIR] [SPLIT_MS]   (default build/campaign-v2, 7)
+#   usage: bench/campaigns/stream-triad-levels.sh [CAMPAIGN_DIR] [SPLIT_MS]   (default build/campaign-v2, 7)
 set -euo pipefail
 dir=${1:-build/campaign-v2}
 split_ms=${2:-7}

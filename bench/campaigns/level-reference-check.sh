@@ -15,7 +15,7 @@
 # App::loop's outlined OpenMP regions), addresses left out: "same" means the
 # reference did not change how the loop is compiled. Run on an idle machine;
 # the apps' default sizes, STEPS steps (default 60); APPS="a b" checks only those apps.
-#   usage: scripts/level-reference-check.sh OLD_BIN NEW_BIN [REPS] [STEPS]
+#   usage: bench/campaigns/level-reference-check.sh OLD_BIN NEW_BIN [REPS] [STEPS]
 set -euo pipefail
 old=${1:?usage: level-reference-check.sh OLD_BIN NEW_BIN [REPS] [STEPS]}
 new=${2:?usage: level-reference-check.sh OLD_BIN NEW_BIN [REPS] [STEPS]}
