@@ -102,7 +102,7 @@ std::optional<std::string> read_regular(const std::string& path, std::size_t max
   return text;
 }
 
-std::FILE* open_for_writing(const std::string& path, std::string* why) {
+std::FILE* open_for_writing(const std::string& path, std::string* why, bool append) {
   std::string ignored;
   std::string& reason = why != nullptr ? *why : ignored;
   if (const std::string kind = special_kind(path); !kind.empty()) {
@@ -112,7 +112,7 @@ std::FILE* open_for_writing(const std::string& path, std::string* why) {
   // No O_TRUNC until the descriptor is known to be a regular file: the path
   // may have been replaced since the check. O_NONBLOCK: a FIFO that appeared
   // in between fails (no reader) or opens at once, and is refused below.
-  Descriptor d{::open(path.c_str(), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666)};
+  Descriptor d{::open(path.c_str(), O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0666)};
   if (d.fd < 0) {
     reason = std::string("cannot open it for writing: ") + std::strerror(errno);
     return nullptr;
@@ -122,11 +122,11 @@ std::FILE* open_for_writing(const std::string& path, std::string* why) {
     reason = not_regular(st.st_mode);
     return nullptr;
   }
-  if (::ftruncate(d.fd, 0) != 0 || ::fcntl(d.fd, F_SETFL, ::fcntl(d.fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+  if ((!append && ::ftruncate(d.fd, 0) != 0) || ::fcntl(d.fd, F_SETFL, ::fcntl(d.fd, F_GETFL) & ~O_NONBLOCK) != 0) {
     reason = std::string("cannot truncate it: ") + std::strerror(errno);
     return nullptr;
   }
-  std::FILE* f = ::fdopen(d.fd, "w");
+  std::FILE* f = ::fdopen(d.fd, append ? "a" : "w");
   if (f == nullptr) {
     reason = std::string("cannot open it for writing: ") + std::strerror(errno);
     return nullptr;

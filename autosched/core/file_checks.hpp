@@ -26,8 +26,10 @@ std::optional<std::string> read_regular(const std::string& path, std::size_t max
 /// Opens `path` for writing from its start (created, or truncated when it is
 /// a regular file). A path that exists and is not a regular file is refused
 /// without being opened for writing; nullptr and `*why` then. Never blocks.
-/// The caller owns the FILE (std::fclose).
-std::FILE* open_for_writing(const std::string& path, std::string* why);
+/// The caller owns the FILE (std::fclose). With `append`, nothing is
+/// truncated and every write goes to the end (O_APPEND): several processes
+/// may add to one file.
+std::FILE* open_for_writing(const std::string& path, std::string* why, bool append = false);
 
 /// What `path` is when it exists and is not a regular file ("a FIFO", "a
 /// directory", "a character device", ...); empty for a regular file or a

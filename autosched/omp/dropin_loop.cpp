@@ -28,7 +28,7 @@ constexpr int reason_count = static_cast<int>(ForwardReason::count_);
 /// sites' (site_totals): counting them here, on one line every closing
 /// thread wrote, moved that line between the team's cores on every instance.
 struct Counters {
-  std::atomic<std::uint64_t> forwarded{0}, fallbacks{0};
+  std::atomic<std::uint64_t> forwarded{0}, fallbacks{0}, regions{0};
   std::atomic<std::uint64_t> forwarded_by[reason_count] = {};
 };
 
@@ -186,6 +186,8 @@ bool takes(AskedKind asked) noexcept {
   return asked == AskedKind::runtime || settings().all_loops;
 }
 
+void note_region() noexcept { counters().regions.fetch_add(1, std::memory_order_relaxed); }
+
 void forward(ForwardReason reason) noexcept {
   Counters& c = counters();
   c.forwarded.fetch_add(1, std::memory_order_relaxed);
@@ -329,6 +331,7 @@ Counts counts() noexcept {
   out.chunks = sites.chunks;
   out.forwarded = c.forwarded.load();
   out.fallbacks = c.fallbacks.load();
+  out.regions = c.regions.load();
   for (int i = 0; i < reason_count; ++i) out.forwarded_by[i] = c.forwarded_by[i].load();
   return out;
 }

@@ -57,6 +57,11 @@ bool takes(AskedKind asked) noexcept;
 /// TeamState now holds the loop; false: it was counted as forwarded and the
 /// caller passes the call on to the real runtime.
 bool take(const LoopCall& call) noexcept;
+/// Counts a parallel region the program started: the report tells a program
+/// whose loops never reached the drop-in (no schedule clause) from one that
+/// ran no OpenMP at all (a shell or mpirun under `autosched run`).
+void note_region() noexcept;
+
 /// Counts a forwarded entry the caller decided on itself.
 void forward(ForwardReason reason) noexcept;
 
@@ -109,6 +114,7 @@ struct Counts {
   std::uint64_t loops = 0, instances = 0, chunks = 0, forwarded = 0;
   std::uint64_t forwarded_by[static_cast<int>(ForwardReason::count_)] = {};
   std::uint64_t fallbacks = 0;  ///< instances a thread ran as a static block
+  std::uint64_t regions = 0;    ///< parallel regions started (any loop in them or not)
 };
 Counts counts() noexcept;
 

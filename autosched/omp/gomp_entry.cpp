@@ -408,6 +408,7 @@ AUTOSCHED_OMP_EXPORT bool GOMP_cancellation_point(int which) {
 
 AUTOSCHED_OMP_EXPORT void GOMP_parallel(RegionFn fn, void* data, unsigned num_threads, unsigned flags) {
   static auto* const real_parallel = real<void(RegionFn, void*, unsigned, unsigned)>("GOMP_parallel");
+  note_region();
   RegionFrame frame{fn, data, {}, false};
   real_parallel(&run_region, &frame, num_threads, flags);
 }
@@ -415,6 +416,7 @@ AUTOSCHED_OMP_EXPORT void GOMP_parallel(RegionFn fn, void* data, unsigned num_th
 AUTOSCHED_OMP_EXPORT unsigned GOMP_parallel_reductions(RegionFn fn, void* data, unsigned num_threads,
                                                        unsigned flags) {
   static auto* const real_parallel = real<unsigned(RegionFn, void*, unsigned, unsigned)>("GOMP_parallel_reductions");
+  note_region();
   RegionFrame frame{fn, data, {}, false};
   return real_parallel(&run_region, &frame, num_threads, flags);
 }
@@ -429,6 +431,7 @@ template <class RealCombined, class... Extra>
 void parallel_loop(const void* site, AskedKind asked, long chunk, RegionFn fn, void* data,
                    unsigned num_threads, long start, long end, long incr, unsigned flags, RealCombined* real_call,
                    Extra... extra) {
+  note_region();
   RegionFrame frame{fn, data, call_long(site, asked, chunk, start, end, incr), true};
   if (ForwardReason reason{}; refused(frame.loop, reason)) {
     forward(reason);

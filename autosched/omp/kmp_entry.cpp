@@ -262,6 +262,7 @@ void run_region(kmp_int32* gtid, kmp_int32* btid, ForkFrame* frame) {
 AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask microtask, ...) {
   using ForkCall = void(Ident*, kmp_int32, Microtask, ...);
   static ForkCall* const real_fork = real<ForkCall>("__kmpc_fork_call");
+  note_region();
   void* inline_args[max_direct_args];
   void** args = inline_args;
   if (argc > max_direct_args) {  // malloc: nothing may throw through the runtime's C frames

@@ -6,8 +6,12 @@
 #include <autosched/core/forked_child.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -21,17 +25,69 @@ std::string ms(double ns) {
   return b;
 }
 
+/// This process's MPI rank as its launcher exported it (Open MPI, PMIx,
+/// MPICH's PMI, Slurm), or empty: the report is written at exit, after
+/// MPI_Finalize, so the launcher's variables are the only source.
+std::string launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') return v;
+  }
+  return {};
+}
+
+/// Whether this process has anything to say: a shell or mpirun between
+/// `autosched run` and the program ran no parallel region, and writing its
+/// empty table over (or beside) the program's would bury the one that counts.
+bool worth_reporting(const Counts& c) { return c.loops > 0 || c.regions > 0 || c.forwarded > 0; }
+
 }  // namespace
+
+std::string report_path(const std::string& pattern) {
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+      out += pattern[i];
+      continue;
+    }
+    const char what = pattern[++i];
+    if (what == 'p') {
+      out += std::to_string(::getpid());
+    } else if (what == 'r') {
+      const std::string rank = launcher_rank();
+      out += rank.empty() ? "0" : rank;
+    } else if (what == '%') {
+      out += '%';
+    } else {
+      out += '%';
+      out += what;
+    }
+  }
+  return out;
+}
 
 void write_report_to_destination();
 
 void write_report(std::FILE* out) {
   const Counts c = counts();
+  const std::string rank = launcher_rank();
+  std::fprintf(out, "autosched-omp report: %s, pid %ld%s%s\n", program_invocation_name, static_cast<long>(::getpid()),
+               rank.empty() ? "" : ", rank ", rank.c_str());
   std::fprintf(out, "autosched-omp: %llu loop(s) scheduled, %llu instance(s), %llu chunk(s)\n",
                static_cast<unsigned long long>(c.loops), static_cast<unsigned long long>(c.instances),
                static_cast<unsigned long long>(c.chunks));
-  std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %s\n", "loop", "instances", "chosen arm", "mean ms", "explored",
-               "runtime's arm");
+  if (c.loops == 0) {
+    // The usual surprise: loops without a schedule clause (or static ones)
+    // are divided by the compiler's code and never call the runtime.
+    std::fprintf(out,
+                 "autosched-omp: %llu parallel region(s) ran and none handed a loop to the drop-in: it takes loops "
+                 "with schedule(runtime), and with --loops all (AUTOSCHED_OMP_LOOPS=all) schedule(dynamic) and "
+                 "schedule(guided) too; a loop with no schedule clause or schedule(static) is divided by the "
+                 "compiler's code and never asks (docs/dropin.md)\n",
+                 static_cast<unsigned long long>(c.regions));
+  } else {
+    std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %s\n", "loop", "instances", "chosen arm", "mean ms", "explored",
+                 "runtime's arm");
+  }
   for (LoopSite* site : all_sites()) {
     const SiteStats s = site->stats();
     if (s.instances == 0) continue;
@@ -87,23 +143,49 @@ void write_report_once() {
 
 void write_report_to_destination() {
   const auto where = environment::get("AUTOSCHED_OMP_REPORT");
-  if (!where || where->empty()) return;
+  if (!where || where->empty() || !worth_reporting(counts())) return;
   if (*where == "stderr" || *where == "-") {
     write_report(stderr);
     return;
   }
+  // The whole report is composed first and written in one call under a
+  // lock: the processes of one run (ranks, a pipeline) that share the file
+  // add whole sections, never interleaved lines.
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* memory = ::open_memstream(&text, &size);
+  if (memory == nullptr) {
+    write_report(stderr);
+    return;
+  }
+  write_report(memory);
+  std::fclose(memory);
+  const std::string path = report_path(*where);
+  // A name without %p or %r is shared by every process the program starts:
+  // sections are appended (`autosched run --report-file` empties it first).
+  const bool shared = path == *where;
   // Through the one check for user-named files: a FIFO there blocked the
   // program at exit, and /dev/full or a full disk lost the report silently.
   std::string why;
-  std::FILE* f = files::open_for_writing(*where, &why);
+  std::FILE* f = files::open_for_writing(path, &why, shared);
   if (f != nullptr) {
-    write_report(f);
-    const bool failed = std::ferror(f) != 0;
-    if (std::fclose(f) == 0 && !failed) return;
-    why = std::string("writing it failed: ") + std::strerror(errno != 0 ? errno : EIO);
+    const bool locked = ::flock(::fileno(f), LOCK_EX) == 0;
+    bool written = std::fwrite(text, 1, size, f) == size && std::fflush(f) == 0;
+    int error = written ? 0 : errno;
+    if (locked) ::flock(::fileno(f), LOCK_UN);
+    if (std::fclose(f) != 0 && written) {
+      written = false;
+      error = errno;
+    }
+    if (written) {
+      std::free(text);
+      return;
+    }
+    why = std::string("writing it failed: ") + std::strerror(error != 0 ? error : EIO);
   }
   detail::warn("AUTOSCHED_OMP_REPORT=" + *where + ": " + why + "; the report goes to stderr");
-  write_report(stderr);
+  std::fwrite(text, 1, size, stderr);
+  std::free(text);
 }
 
 }  // namespace autosched::omp

@@ -11,13 +11,20 @@
 /// run, and then on other instances (docs/dropin.md, "The report").
 
 #include <cstdio>
+#include <string>
 
 namespace autosched::omp {
+
+/// AUTOSCHED_OMP_REPORT's file name with `%p` replaced by the process id,
+/// `%r` by the MPI rank the launcher exported (0 without one) and `%%` by %.
+std::string report_path(const std::string& pattern);
 
 /// Writes the report to `out`.
 void write_report(std::FILE* out);
 /// Writes it where AUTOSCHED_OMP_REPORT says, once per process (the
-/// session's exit hook, or the library's unload when no loop was taken).
+/// session's exit hook, or the library's unload when no loop was taken):
+/// nothing from a process that ran no parallel region; a file named without
+/// %p or %r gets this process's section appended.
 void write_report_once();
 
 }  // namespace autosched::omp

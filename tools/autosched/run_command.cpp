@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -65,6 +66,16 @@ void check_report_destination(const RunOptions& o) {
                         "); set AUTOSCHED_OMP_LIBRARY to its path");
   }
   check_report_destination(o);
+  // Every process of the program that ran OpenMP adds its section to a
+  // shared report file; this run's file starts empty. A name with %p or %r
+  // is one file per process, each written whole by its process.
+  if (o.report_flag && !o.report.empty() && o.report != "stderr" && o.report != "-" &&
+      o.report.find('%') == std::string::npos) {
+    std::string why;
+    std::FILE* f = files::open_for_writing(o.report, &why);
+    if (f == nullptr) detail::throw_error("--report-file=" + text::escape(o.report, text::max_echoed_value) + ": " + why);
+    std::fclose(f);
+  }
   std::string preload = library;
   if (const char* old = std::getenv("LD_PRELOAD"); old != nullptr && *old != '\0') preload += std::string(":") + old;
   setenv("LD_PRELOAD", preload.c_str(), 1);
@@ -89,7 +100,9 @@ void add_run_command(CLI::App& app) {
   run->add_option("--loops", options->loops, "runtime (schedule(runtime) loops, default) or all (also dynamic, guided)")
       ->check(CLI::IsMember({"runtime", "all"}));
   run->add_flag("--report", options->report_flag, "at exit, a table per loop on stderr");
-  run->add_option("--report-file", options->report, "the same table, in FILE")
+  run->add_option("--report-file", options->report,
+                  "the same tables in FILE, a section per process that ran OpenMP (%p: a file per process id, "
+                  "%r: per MPI rank)")
       ->each([options](const std::string&) { options->report_flag = true; });
   run->prefix_command();
   run->allow_extras();
