@@ -266,7 +266,8 @@ std::string native_arm_of(Runtime runtime, AskedKind asked, long asked_chunk) {
 
 const Schedule* schedule_for(const std::string& id, const std::string& where, std::string_view& source) {
   const ScheduleEnvironment& env = schedule_environment();
-  for (const auto& [name, schedule] : env.per_loop) {
+  for (std::size_t i = 0; i < env.per_loop.size(); ++i) {
+    const auto& [name, schedule] = env.per_loop[i];
     if (name == id) return nullptr;  // the driver finds it by id
     // By the whole name, or without " in <module>", or clang's "file:line" without " (function)".
     const auto in_module = where.rfind(" in ");
@@ -274,6 +275,7 @@ const Schedule* schedule_for(const std::string& id, const std::string& where, st
     if (!where.empty() && (name == where || (in_module != std::string::npos && name == where.substr(0, in_module)) ||
                            (function != std::string::npos && name == where.substr(0, function)))) {
       source = "AUTOSCHED_SCHEDULE_FOR";
+      env.note_match(i);
       return &schedule;
     }
   }

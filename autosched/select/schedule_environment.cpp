@@ -145,11 +145,26 @@ std::optional<Schedule> alias_schedule(const EnvironmentLookup& get, ScheduleEnv
 }  // namespace
 
 const Schedule* ScheduleEnvironment::for_loop(std::string_view loop) const noexcept {
-  for (const auto& [name, schedule] : per_loop) {
-    if (name == loop) return &schedule;
+  for (std::size_t i = 0; i < per_loop.size(); ++i) {
+    if (per_loop[i].first == loop) {
+      note_match(i);
+      return &per_loop[i].second;
+    }
   }
   if (global) return &*global;
   return alias ? &*alias : nullptr;
+}
+
+void ScheduleEnvironment::note_match(std::size_t index) const noexcept {
+  if (matched && index < per_loop.size()) matched[index].store(true, std::memory_order_relaxed);
+}
+
+std::vector<std::string> ScheduleEnvironment::unmatched() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < per_loop.size(); ++i) {
+    if (!matched || !matched[i].load(std::memory_order_relaxed)) out.push_back(per_loop[i].first);
+  }
+  return out;
 }
 
 std::string ScheduleEnvironment::with_rl_keys(std::string_view text) const {
@@ -209,6 +224,7 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get) {
       env.problems.push_back("AUTOSCHED_SCHEDULE_FOR: … and " + std::to_string(bad_entries - max_problems_per_variable) +
                              " more bad entries, ignored");
     }
+    env.matched = std::shared_ptr<std::atomic<bool>[]>(new std::atomic<bool>[env.per_loop.size()]());
   }
   return env;
 }
@@ -230,6 +246,21 @@ const ScheduleEnvironment& schedule_environment() {
   std::lock_guard lock(env_mutex);
   if (!current_env) current_env = read_now();
   return *current_env;
+}
+
+void warn_unmatched_schedule_for() {
+  const std::vector<std::string> names = schedule_environment().unmatched();
+  if (names.empty()) return;
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < max_problems_per_variable; ++i) {
+    list += (i == 0 ? "'" : ", '") + text::escape(names[i], text::max_echoed_value) + "'";
+  }
+  if (names.size() > max_problems_per_variable) {
+    list += " and " + std::to_string(names.size() - max_problems_per_variable) + " more";
+  }
+  detail::warn("AUTOSCHED_SCHEDULE_FOR: " + list + " matched"
+               " no loop this process ran; a loop is named by its id or by the name the report and the trace show "
+               "for it (docs/selection.md)");
 }
 
 namespace detail {

@@ -27,8 +27,10 @@
 
 #include <autosched/select/schedule.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +49,15 @@ struct ScheduleEnvironment {
 
   /// The schedule the environment gives `loop`, or nullptr.
   [[nodiscard]] const Schedule* for_loop(std::string_view loop) const noexcept;
+  /// Marks per_loop[index] as having matched a loop (for_loop does it for ids;
+  /// the drop-in's name lookup calls it itself).
+  void note_match(std::size_t index) const noexcept;
+  /// AUTOSCHED_SCHEDULE_FOR's names that matched no loop so far: a typo
+  /// there is otherwise silent (the loop just runs the default schedule).
+  [[nodiscard]] std::vector<std::string> unmatched() const;
+
+  /// One flag per per_loop entry, shared by copies; set by note_match.
+  std::shared_ptr<std::atomic<bool>[]> matched;
   /// `text` with the RL alias keys it does not set itself (RL schedules only).
   [[nodiscard]] std::string with_rl_keys(std::string_view text) const;
 };
@@ -58,6 +69,10 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get);
 
 /// This process's environment, read (and its problems warned about) once.
 const ScheduleEnvironment& schedule_environment();
+
+/// At the exit of a process that ran loops: a warning naming each
+/// AUTOSCHED_SCHEDULE_FOR entry that matched none of them.
+void warn_unmatched_schedule_for();
 
 namespace detail {
 /// Reads the variables again (tests that change them with setenv).

@@ -5,6 +5,7 @@
 #include <autosched/core/forked_child.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/select/decision_engine.hpp>
+#include <autosched/select/schedule_environment.hpp>
 #include <autosched/store/background_writer.hpp>
 #include <autosched/store/log_files.hpp>
 #include <autosched/store/trace_file.hpp>
@@ -138,6 +139,7 @@ void finish() {
   if (recording_disabled_by_fork()) return;
   Recorder& rec = recorder();
   try {
+    warn_unmatched_schedule_for();
     save_everything(rec);
     if (rec.active()) BackgroundWriter::instance().shutdown();  // else no writer thread to stop
     // Everything is written: close the store, so that its last checkpoint

@@ -46,13 +46,20 @@ if(NOT first)
   message(FATAL_ERROR "no loop with a readable name in:\n${report}")
 endif()
 set(where "${CMAKE_MATCH_1}")
-set(ENV{AUTOSCHED_SCHEDULE_FOR} "${where}=fac2")
+# An entry that matches no loop (a typo) is warned about at exit, by its
+# name alone: the entry that matched is not.
+set(ENV{AUTOSCHED_SCHEDULE_FOR} "${where}=fac2;imb10.c:99=gss")
 run(0 ${CLI} run --schedule static --report-file ${WORK}/for.txt -- ${PROGRAM})
 unset(ENV{AUTOSCHED_SCHEDULE_FOR})
 file(READ ${WORK}/for.txt report)
 string(REPLACE "+" "\\+" where_re "${where}")
 expect("${report}" "\n${where_re} in ${name}[ \n]+[0-9]+ +fac2 ")
 expect("${report}" " static ")
+expect("${err}" "AUTOSCHED_SCHEDULE_FOR: 'imb10.c:99' matched no loop this process ran")
+string(FIND "${err}" "'${where}'" named_matched)
+if(NOT named_matched EQUAL -1)
+  message(FATAL_ERROR "the entry that matched a loop was warned about:\n${err}")
+endif()
 
 # The loops reach the store under their ids, so a second run warm-starts.
 set(ENV{AUTOSCHED_DB} ${WORK}/store.db)
