@@ -416,7 +416,7 @@ TEST_F(ReadysModelFile, ReadysFallsBackToMctPrioWhenTheModelIsRefused) {
   auto fallback = make_scheduler("readys:" + missing);
   const std::string said = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(fallback->name(), "mct-prio");
-  EXPECT_NE(said.find("autosched: readys model '" + missing +
+  EXPECT_NE(said.find("autosched: warning: readys model '" + missing +
                       "' refused: the model file is missing; falling back to mct-prio"),
             std::string::npos)
       << said;

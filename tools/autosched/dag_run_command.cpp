@@ -41,6 +41,12 @@ void run_command(const RunOptions& o) {
   }
   TiledFactorization f(o.graph, o.tiles, o.tile_size, o.seed);
   if (o.gpus < 0 || o.gpus > 64) detail::throw_error(text::bad_value("--gpus", std::to_string(o.gpus), "an integer in [0, 64]"));
+  // Before the calibration, which takes a while and would end in an empty table.
+  if (o.gpus > 0 && gpu_workers() == 0) {
+    detail::throw_error("--gpus=" + std::to_string(o.gpus) +
+                        ": the CUDA runtime sees no GPU here; run with --gpus 0 (dag simulate --platform "
+                        "models GPUs without one)");
+  }
   const Platform plat = platform(std::to_string(o.workers) + "cpu" + (o.gpus > 0 ? std::string("+") + std::to_string(o.gpus) + "gpu" : ""));
   std::fprintf(stderr, "calibrating the %s kernels at tile size %d...\n", o.graph.c_str(), o.tile_size);
   const DurationTable table = o.durations == "calibrate"

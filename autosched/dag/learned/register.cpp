@@ -26,7 +26,7 @@ std::unique_ptr<Scheduler> readys_family(std::string_view argument) {
   static std::set<std::string> said;
   std::lock_guard lock(mutex);
   if (!reason.empty() && said.insert(path + '\n' + reason).second) {
-    std::fprintf(stderr, "autosched: readys model '%s' refused: %s; falling back to %.*s\n",
+    std::fprintf(stderr, "autosched: warning: readys model '%s' refused: %s; falling back to %.*s\n",
                  text::escape(path, 512).c_str(), text::escape(reason, 2048).c_str(),
                  static_cast<int>(fallback.size()), fallback.data());
   }
