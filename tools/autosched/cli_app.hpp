@@ -48,6 +48,21 @@ struct LaunchFailure : std::runtime_error {
   int status;
 };
 
+/// The help of `run` and `pin`, which launch a program: their usage line
+/// ends with what follows the options, which CLI11 cannot know.
+class LaunchUsage : public CLI::Formatter {
+ public:
+  explicit LaunchUsage(std::string tail = "-- PROGRAM [ARGS...]") : tail_(std::move(tail)) {}
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    std::string usage = CLI::Formatter::make_usage(app, std::move(name));
+    usage.erase(usage.find_last_not_of('\n') + 1);
+    return usage + " " + tail_ + "\n";
+  }
+
+ private:
+  std::string tail_;
+};
+
 /// For every --seed: decimal digits that fit `max` (CLI11 alone takes "-1"
 /// as 2^64-1 and "" as 0, and lets a 20-digit number wrap).
 CLI::Validator seed_check(unsigned long long max = ~0ULL);

@@ -10,11 +10,23 @@
 #include "dag_options.hpp"
 #include "subcommands.hpp"
 
+#include <autosched/dag/scheduler.hpp>
+
 #include <memory>
+#include <string>
 
 namespace autosched::cli {
 
 using namespace dag_cli;
+
+namespace {
+/// What `all` stands for in the help: the list scheduler_list expands it to.
+std::string all_schedulers() {
+  std::string names;
+  for (const std::string& n : dag::scheduler_names()) names += (names.empty() ? "" : ", ") + n;
+  return "= " + names + "; smallest-id, readys:<model> by name";
+}
+}  // namespace
 
 void add_dag_command(CLI::App& app) {
   register_learned_plugin();  // readys:<model>, when built
@@ -26,10 +38,10 @@ void add_dag_command(CLI::App& app) {
       dag->add_subcommand("simulate", "Simulate one graph under each scheduler: makespans, lower bound, schedule");
   sim->add_option("--graph", so->graph, "cholesky, lu, qr or a graph file (autosched task graph v1)")
       ->capture_default_str();
-  sim->add_option("--tiles", so->tiles, "Tiles per matrix side T for cholesky/lu/qr")->capture_default_str();
+  sim->add_option("--tiles", so->tiles, "Tiles per matrix side T for cholesky/lu/qr")->capture_default_str()->type_name("INT");
   sim->add_option("--platform", so->platform, "Processors, e.g. 2cpu+2gpu, 4cpu, 3cpu+1gpu")->capture_default_str();
   sim->add_option("--durations", so->durations, "readys, mirage or a duration table file")->capture_default_str();
-  sim->add_option("--scheduler,--schedulers", so->schedulers, "Schedulers separated by ',', or all")
+  sim->add_option("--scheduler,--schedulers", so->schedulers, "Schedulers separated by ',', or all (" + all_schedulers() + ")")
       ->capture_default_str();
   sim->add_option("--sigma", so->sigma, "Noise level σ (relative; absolute with --readys-compat)")
       ->capture_default_str();
@@ -50,7 +62,7 @@ void add_dag_command(CLI::App& app) {
   run->add_option("--gpus", ro->gpus, "GPU workers (builds with CUDA, where a GPU is present)")->capture_default_str();
   run->add_option("--durations", ro->durations, "calibrate (measure the kernels here first) or a duration table file")
       ->capture_default_str();
-  run->add_option("--scheduler,--schedulers", ro->schedulers, "Schedulers separated by ',', or all")
+  run->add_option("--scheduler,--schedulers", ro->schedulers, "Schedulers separated by ',', or all (" + all_schedulers() + ")")
       ->capture_default_str();
   run->add_option("--runs", ro->runs, "Runs per scheduler (the median is shown)")->capture_default_str();
   run->add_option("--seed", ro->seed, "Matrix and scheduler seed")->capture_default_str()->check(seed_check());
@@ -61,12 +73,12 @@ void add_dag_command(CLI::App& app) {
   auto bo = std::make_shared<BenchOptions>();
   auto* bench = dag->add_subcommand("bench", "Mean makespan of every scheduler over noise samples, as tables");
   bench->add_option("--graphs", bo->graphs, "cholesky, lu, qr or graph files, separated by ','")->capture_default_str();
-  bench->add_option("--tiles", bo->tiles, "Tile counts: 8, 4,6,8 or 4..12")->capture_default_str();
+  bench->add_option("--tiles", bo->tiles, "Tile counts: 8, 4,6,8 or 4..12")->capture_default_str()->type_name("LIST");
   bench->add_option("--platforms", bo->platforms, "Platforms separated by ','")->capture_default_str();
   bench->add_option("--sigmas", bo->sigmas, "Noise levels separated by ','")->capture_default_str();
   bench->add_option("--samples", bo->samples, "Noise samples per point (seeds seed .. seed+samples-1)")
       ->capture_default_str();
-  bench->add_option("--schedulers", bo->schedulers, "all or names separated by ','")->capture_default_str();
+  bench->add_option("--schedulers", bo->schedulers, "Schedulers separated by ',', or all (" + all_schedulers() + ")")->capture_default_str();
   bench->add_option("--durations", bo->durations, "readys, mirage or a duration table file")->capture_default_str();
   bench->add_option("--seed", bo->seed, "The first noise seed")->capture_default_str()->check(seed_check());
   bench->add_flag("--readys-compat", bo->readys_compat, "READYS's graphs and additive GPU noise");

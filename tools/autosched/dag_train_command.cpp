@@ -135,6 +135,7 @@ void add_dag_train_command(CLI::App& dag) {
   auto* t = dag.add_subcommand("train", "Train the learned policy (readys) in simulation and write a model file");
   t->add_option("--graph", o.family, "cholesky, lu or qr")->capture_default_str();
   t->add_option("--tiles", c->tiles, "Tile counts trained on: 8 or 4..8 (the curriculum grows to the largest)")
+      ->type_name("LIST")
       ->capture_default_str();
   t->add_option("--platforms", c->platforms, "Platforms separated by ','")->capture_default_str();
   t->add_option("--durations", o.durations, "readys, mirage or a duration table file")->capture_default_str();
@@ -161,7 +162,8 @@ void add_dag_train_command(CLI::App& dag) {
   t->add_option("--seed", o.seed, "Seed of everything random in training")->capture_default_str()->check(seed_check());
   t->add_option("--output,-o", o.output, "The model file to write (its sidecar: <file>.json)")->required();
   t->add_option("--checkpoint", o.checkpoint_dir, "Checkpoint directory (default: <output>.checkpoint)");
-  t->add_flag("!--no-resume", o.resume, "Start afresh even when a checkpoint exists");
+  // A plain flag: "!--no-resume" on `resume` showed its default as "{false}" in the help.
+  t->add_flag_callback("--no-resume", [c] { c->options.resume = false; }, "Start afresh even when a checkpoint exists");
   t->add_flag("--no-progress", c->no_progress, "No progress on stderr");
   t->callback([c] { train_command(*c); });
 }

@@ -218,6 +218,7 @@ void add_pin_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the core draws")->check(seed_check())->each([o](const std::string&) { o->seed_given = true; });
   cmd->add_option("--pid", o->pid, "manage this running process until it ends (or SIGINT) instead of launching one");
   cmd->prefix_command();
+  cmd->formatter(std::make_shared<LaunchUsage>("(-- PROGRAM [ARGS...] | --pid PID)"));
   cmd->allow_extras();
   cmd->footer("Example: autosched pin --policy learn --trace pin.csv -- ./solver input.dat");
   cmd->callback([cmd, o] {

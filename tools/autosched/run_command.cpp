@@ -105,6 +105,7 @@ void add_run_command(CLI::App& app) {
                   "%r: per MPI rank)")
       ->each([options](const std::string&) { options->report_flag = true; });
   run->prefix_command();
+  run->formatter(std::make_shared<LaunchUsage>());
   run->allow_extras();
   run->footer("Example: autosched run --schedule auto --report -- ./solver input.dat");
   run->callback([run, options] {

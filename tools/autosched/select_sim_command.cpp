@@ -64,8 +64,8 @@ std::vector<std::string> selector_list(const std::string& spec) {
 std::string summary(const std::vector<std::string>& selectors, const std::vector<std::string>& scenarios,
                     const std::vector<std::vector<double>>& regret, int seeds) {
   std::ostringstream md;
-  md << "**Regret vs the best fixed arm** (%, mean of " << seeds << " seeds; lower is better, best per scenario in "
-     << "bold)\n\n| selector |";
+  md << "**Regret vs the best fixed arm** (%, mean of " << seeds << (seeds == 1 ? " seed" : " seeds")
+     << "; lower is better, best per scenario in bold)\n\n| selector |";
   for (const auto& s : scenarios) md << ' ' << s << " |";
   md << " sum |\n|---|";
   for (std::size_t j = 0; j <= scenarios.size(); ++j) md << "---:|";
@@ -126,12 +126,13 @@ void run(const Options& o) {
   for (const Scenario& scenario : scenarios) {
     scenario_names.push_back(scenario.name);
     const int steps = o.steps > 0 ? o.steps : scenario.steps;
-    std::printf("\n%s — %s (%d steps, %d seeds)\n", scenario.name.c_str(), scenario.description.c_str(), steps,
-                o.seeds);
+    std::printf("\n%s — %s (%d steps, %d seed%s)\n", scenario.name.c_str(), scenario.description.c_str(), steps,
+                o.seeds, o.seeds == 1 ? "" : "s");
     std::printf("  %-36s %10s %12s %12s %9s %10s\n", "selector", "total ms", "vs fixed %", "vs oracle %", "explore %",
                 "ns/step");
     md << "\n**" << scenario.name << "** — " << scenario.description << " (" << steps << " steps, mean of " << o.seeds
-       << " seeds)\n\n| selector | total (ms) | regret vs best fixed arm | regret vs per-step oracle | exploration | "
+       << (o.seeds == 1 ? " seed" : " seeds")
+       << ")\n\n| selector | total (ms) | regret vs best fixed arm | regret vs per-step oracle | exploration | "
           "selector ns/step |\n"
        << "|---|---:|---:|---:|---:|---:|\n";
     for (std::size_t k = 0; k < configs.size(); ++k) {
