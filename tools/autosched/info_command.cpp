@@ -44,7 +44,11 @@ void print_pinning() {
   namespace pin = autosched::pinning;
   const pin::SpeedSourceReport speed = pin::speed_source(false);
   const int rc = pin::check_setaffinity();
-  std::string line = std::string("speed source ") + pin::to_string(speed.source) + " (" + speed.why +
+  // PAPI's state has a row of its own below: said once.
+  std::string why = speed.why;
+  const std::string papi = "PAPI " + pin::papi_status().detail;
+  if (const auto at = why.find(papi); at != std::string::npos) why.replace(at, papi.size(), "PAPI as below");
+  std::string line = std::string("speed source ") + pin::to_string(speed.source) + " (" + why +
                      "), heartbeats when the application sends them; pthread_setaffinity_np " +
                      (rc == 0 ? std::string("works") : std::string("fails: ") + std::strerror(rc)) + " on cores " +
                      pin::format_cores(pin::allowed_cores());
