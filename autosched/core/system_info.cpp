@@ -49,13 +49,29 @@ void read_cpuinfo(SystemInfo& info) {
   info.physical_cores = cores.empty() ? info.hardware_threads : static_cast<int>(cores.size());
 }
 
+// The runtime's definition of an OpenMP entry point. Inside the drop-in,
+// which defines both runtimes' entry points itself, the first definition is
+// the drop-in's: the runtime's is the next one. (It made every libgomp
+// program under the drop-in look like a libomp one, so its rows carried
+// another fingerprint than `autosched info` printed.)
+void* runtime_symbol(const char* name) {
+  void* symbol = dlsym(RTLD_DEFAULT, name);
+  if (symbol == nullptr) return nullptr;
+  Dl_info mine{}, found{};
+  if (dladdr(reinterpret_cast<void*>(&runtime_symbol), &mine) != 0 && dladdr(symbol, &found) != 0 &&
+      mine.dli_fbase == found.dli_fbase) {
+    return dlsym(RTLD_NEXT, name);
+  }
+  return symbol;
+}
+
 // Which OpenMP runtime is loaded. libomp also exports the GOMP_* entry points,
 // so its own __kmpc_* symbol is checked first.
 void detect_openmp(SystemInfo& info) {
-  void* symbol = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+  void* symbol = runtime_symbol("__kmpc_fork_call");
   info.openmp_runtime = "libomp";
   if (symbol == nullptr) {
-    symbol = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+    symbol = runtime_symbol("GOMP_parallel");
     info.openmp_runtime = "libgomp";
   }
   if (symbol == nullptr) {

@@ -66,6 +66,16 @@ set(ENV{AUTOSCHED_DB} ${WORK}/store.db)
 run(0 ${CLI} run --schedule auto -- ${PROGRAM})
 run(0 ${CLI} db list)
 expect("${out}" "\nomp:${name}@[0-9a-fs]+\\+0x[0-9a-f]+#[0-9]+/2 ")
+# Its rows carry the fingerprint `autosched info` prints, when the CLI runs on
+# the program's runtime (libgomp): the drop-in once took its own __kmpc_*
+# wrappers for libomp's.
+run(0 ${CLI} info)
+if(out MATCHES "OpenMP runtime +libgomp")
+  string(REGEX MATCH "fingerprint +([0-9a-f]+)" ignored "${out}")
+  set(fingerprint ${CMAKE_MATCH_1})
+  run(0 ${CLI} db export)
+  expect("${out}" "\n\"omp:${name}@[^\n]*,${fingerprint},")
+endif()
 set(ENV{AUTOSCHED_DB} off)
 
 # Bad input is named before the program starts, or warned about.
