@@ -25,6 +25,10 @@ expect("${out}" "alpha#13/2\n  loop alpha, N bucket 13 \\(N < 2\\^13\\), 2 threa
 expect("${out}" "portfolio static,gss")
 expect("${out}" "saved state of auto,portfolio=static,gss")
 expect("${out}" "\n  static +[0-9]+ ")
+# The state in words (the arm by name, what it learned from); --raw as stored.
+expect("${out}" "saved state of auto,portfolio=static,gss \\([^)]*\\):\n    [a-z]+ (static|gss)?[^\n]*learned from 12 instances")
+run(0 ${CLI} db show --raw alpha)
+expect("${out}" "saved state of auto,portfolio=static,gss \\([^)]*\\):\n    auto[0-9]+ ")
 
 run(0 ${CLI} db export --csv ${dir}/all.csv)
 file(STRINGS ${dir}/all.csv rows)

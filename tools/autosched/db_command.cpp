@@ -12,6 +12,9 @@
 #include "subcommands.hpp"
 
 #include <autosched/core/error.hpp>
+#include <autosched/core/text.hpp>
+#include <autosched/select/arm.hpp>
+#include <autosched/select/selector_config.hpp>
 #include <autosched/store/database.hpp>
 #include <autosched/store/store.hpp>
 
@@ -30,6 +33,7 @@ struct Options {
   std::string db;
   std::string point;
   bool csv = false;
+  bool raw = false;  ///< db show: the saved states as stored
   std::string file;
 };
 
@@ -90,6 +94,31 @@ void list(const Options& o) {
   }
 }
 
+/// A saved selector state in words: the selector restored from it says where
+/// it stands ("best 0" becomes "best static") and how many instances it has
+/// learned from. `--raw` prints the stored text instead.
+std::string readable_state(const std::string& portfolio, const std::string& selector, const std::string& state) {
+  try {
+    Portfolio arms;
+    for (std::string_view label : text::split(portfolio, ',')) arms.push_back(parse_technique_spec(label, "portfolio"));
+    auto restored = make_selector(parse_selector(selector, "selector"), arms, 1, nullptr, "db show");
+    if (!restored->load_state(state)) return "a state this autosched does not read (--raw shows it)";
+    std::string where = restored->summary();
+    // A trailing arm index names its arm.
+    const auto space = where.find_last_of(' ');
+    if (const auto index = text::to_int(std::string_view(where).substr(space + 1));
+        space != std::string::npos && index && *index >= 0 && *index < static_cast<long long>(arms.size())) {
+      where = where.substr(0, space + 1) + arms[static_cast<std::size_t>(*index)].label();
+    }
+    std::string out = where.empty() ? "restorable" : where;
+    if (const long n = restored->resumed_instances(); n > 0)
+      out += ", learned from " + std::to_string(n) + (n == 1 ? " instance" : " instances");
+    return out + " (--raw shows the stored text)";
+  } catch (const Error& e) {
+    return std::string("unreadable here: ") + e.what() + " (--raw shows it)";
+  }
+}
+
 void show(const Options& o) {
   auto db = open_store(o);
   int shown = 0;
@@ -106,7 +135,8 @@ void show(const Options& o) {
                   milliseconds(a.mean_ns).c_str(), milliseconds(a.min_ns).c_str(), a.mean_lib);
     }
     for (const auto& s : db->states(p.id)) {
-      std::printf("\n  saved state of %s (%s):\n    %s\n", s.selector.c_str(), s.updated_at.c_str(), s.state.c_str());
+      std::printf("\n  saved state of %s (%s):\n    %s\n", s.selector.c_str(), s.updated_at.c_str(),
+                  o.raw ? s.state.c_str() : readable_state(p.portfolio, s.selector, s.state).c_str());
     }
     std::printf("\n");
   }
@@ -165,6 +195,7 @@ void add_db_command(CLI::App& app) {
   list_cmd->callback([options] { list(*options); });
   auto* show_cmd = db->add_subcommand("show", "Per-arm statistics and saved selector states of a point or loop");
   show_cmd->add_option("point", options->point, "Decision point (loop#bucket/threads) or loop name")->required();
+  show_cmd->add_flag("--raw", options->raw, "the saved selector states as stored, not in words");
   show_cmd->callback([options] { show(*options); });
   auto* export_cmd = db->add_subcommand("export", "Every history row, as CSV");
   export_cmd->add_flag("--csv", options->csv, "As CSV (the default and only format)");
