@@ -46,7 +46,9 @@ class Database {
   /// `use`: open or create the store, moving an unusable file aside.
   /// `inspect` (autosched db): open an existing store as it is; a file that
   /// is missing or not an autosched store is an error, never replaced.
-  enum class Access : std::uint8_t { use, inspect };
+  /// `read_only` (a shared, pre-trained store this process cannot write):
+  /// read what it holds; every write is skipped, nothing is created.
+  enum class Access : std::uint8_t { use, inspect, read_only };
 
   /// Opens the store at `path` (its directory must exist). Throws
   /// autosched::Error when it cannot be used (`use`: not even a fresh file).
@@ -56,6 +58,12 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  /// Opened read-only: asked for (`read_only`), or an `inspect` of a store
+  /// this process cannot write. Writes are then skipped (forget: an error).
+  [[nodiscard]] bool read_only() const noexcept { return read_only_; }
+  /// Whether this process can change the store at `path`: write the file
+  /// and create its journal beside it (a missing file: true).
+  static bool writable(const std::string& path);
 
   /// Registers this process's run; returns its id.
   std::int64_t begin_run(const std::string& fingerprint, const std::string& command);
@@ -144,12 +152,14 @@ class Database {
   std::unique_lock<std::mutex> use();
   std::int64_t point_id(const PointKey& key);
   void open_checked();
+  void open_read_only();
   void choose_journal();
   void use_wal();
   void exec(const char* sql);
 
   std::string path_;
   Access access_ = Access::use;
+  bool read_only_ = false;
   sqlite3* db_ = nullptr;
   std::mutex mutex_;
 };

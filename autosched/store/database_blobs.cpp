@@ -10,6 +10,7 @@ namespace autosched {
 using detail::Statement;
 
 void Database::save_blob(const BlobKey& key, std::string_view bytes, std::int64_t run) {
+  if (read_only()) return;
   const auto lock = use();
   Statement s(db_,
               "INSERT INTO blobs (kind, key, fingerprint, bytes, run, updated_at) VALUES (?, ?, ?, ?, ?, ?) "

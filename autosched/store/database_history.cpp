@@ -18,6 +18,7 @@ namespace autosched {
 using detail::Statement;
 
 std::int64_t Database::begin_run(const std::string& fingerprint, const std::string& command) {
+  if (read_only()) return 0;
   const auto lock = use();
   char host[256] = "";
   gethostname(host, sizeof host - 1);
@@ -61,6 +62,7 @@ std::int64_t Database::point_id(const PointKey& key) {
 }
 
 void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint) {
+  if (read_only()) return;
   const auto lock = use();
   detail::WriteTransaction batch(db_, path_);
   // A point's id is looked up once per batch, not once per row.

@@ -1,6 +1,7 @@
 // What `autosched db` reads (summaries, CSV export) and forget.
 #include <autosched/store/database.hpp>
 
+#include <autosched/core/error.hpp>
 #include <autosched/store/detail/schema.hpp>
 #include <autosched/store/detail/sqlite_statement.hpp>
 #include <autosched/store/detail/sqlite_transaction.hpp>
@@ -116,6 +117,7 @@ std::string Database::export_csv() {
 }
 
 Database::Forgotten Database::forget_entries(const std::string& name) {
+  if (read_only()) detail::throw_error("store " + path_ + " is read-only for this process: nothing was forgotten");
   const auto lock = use();
   Forgotten gone;
   detail::WriteTransaction forget(db_, path_);

@@ -10,8 +10,10 @@
 #include <autosched/store/detail/store_file.hpp>
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <thread>
 
@@ -110,6 +112,10 @@ void Database::open_checked() {
   if (const std::string kind = files::special_kind(path_); !kind.empty()) {
     detail::throw_error("store: " + path_ + " is " + kind + ", not a regular file");
   }
+  if (access_ == Access::read_only || (inspect && !writable(path_))) {
+    open_read_only();
+    return;
+  }
   for (int attempt = 0; attempt < 3; ++attempt) {
     // The file's identity before and after opening: if they differ, a peer
     // replaced it in between and this connection may hold the old file.
@@ -187,6 +193,69 @@ void Database::open_checked() {
     detail::move_aside(path_, problem);
   }
   detail::throw_error("store: cannot create a usable store at " + path_);
+}
+
+namespace {
+/// `path` as the path part of an SQLite URI: '%', '?' and '#' and bytes
+/// outside printable ASCII percent-encoded.
+std::string uri_path(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '%' || c == '?' || c == '#' || byte <= 0x20 || byte >= 0x7f) {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", byte);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+bool Database::writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return true;
+  const fs::path dir = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  return ::access(path.c_str(), W_OK) == 0 && ::access(dir.c_str(), W_OK) == 0;
+}
+
+void Database::open_read_only() {
+  read_only_ = true;
+  // immutable=1: no locks and no -shm file, which a directory this process
+  // cannot write would refuse; right for a store nobody writes meanwhile.
+  // A -wal file left behind (a writer alive, or one that crashed) holds
+  // rows the file does not: then mode=ro, which reads through it.
+  std::error_code ec;
+  const auto wal_bytes = std::filesystem::file_size(path_ + "-wal", ec);
+  const bool wal_left = !ec && wal_bytes > 0;
+  const std::string uri = "file:" + uri_path(path_) + (wal_left ? "?mode=ro" : "?immutable=1");
+  if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    detail::throw_error("store: cannot open " + path_ + " read-only: " + m);
+  }
+  sqlite3_busy_timeout(db_, write_busy_ms);
+  std::string problem;
+  try {
+    problem = problem_with(read_header(db_, path_), schema_version);
+    if (problem.empty()) {
+      if (const std::string mismatch = detail::schema_mismatch(db_); !mismatch.empty())
+        problem = "has our application id but " + mismatch;
+    }
+  } catch (const Error& e) {
+    problem = std::string("is unreadable (") + e.what() + ")";
+  }
+  if (!problem.empty()) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    // Not ours to move aside: it is left exactly as it is.
+    detail::throw_error("store " + path_ + " " + problem + "; it is read-only here and left as it is");
+  }
 }
 
 void Database::choose_journal() {

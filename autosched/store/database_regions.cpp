@@ -11,6 +11,7 @@ using detail::Statement;
 
 void Database::update_region(const RegionKey& key, const std::string& model, const ComposeState& compose,
                              std::int64_t run) {
+  if (read_only()) return;
   const auto lock = use();
   detail::WriteTransaction update(db_, path_);  // the read and the write must see no other process in between
   std::optional<std::string> current;

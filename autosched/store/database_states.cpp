@@ -10,6 +10,7 @@ using detail::Statement;
 
 void Database::save_state(const PointKey& point, const std::string& selector, const std::string& state,
                           std::int64_t run) {
+  if (read_only()) return;
   const auto lock = use();
   const std::int64_t id = point_id(point);
   Statement s(db_,

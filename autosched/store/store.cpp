@@ -47,21 +47,43 @@ std::string command_line() {
 }
 }  // namespace
 
-Store::Store(const std::string& path)
-    : db_(path), fingerprint_(system_info().fingerprint), run_(db_.begin_run(fingerprint_, command_line())) {}
+Store::Store(const std::string& path, Database::Access access)
+    : db_(path, access), fingerprint_(system_info().fingerprint), run_(db_.begin_run(fingerprint_, command_line())) {}
+
+namespace {
+void say_read_only(const std::string& path, const std::string& why) {
+  detail::warn("store " + path + " is read-only for this process (" + why +
+               "): runs start from what it holds, and nothing this run learns is kept");
+}
+}  // namespace
 
 Store* Store::instance() {
   static Store* store = []() -> Store* {
     const auto path = store_path_from_environment();
     if (!path) return nullptr;
     try {
+      // No writer sink for a read-only store: every write would be skipped.
+      if (!Database::writable(*path)) {
+        auto* s = new Store(*path, Database::Access::read_only);  // lives as long as the process
+        say_read_only(*path, "it or its directory cannot be written");
+        return s;
+      }
       const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
       if (!dir.empty()) std::filesystem::create_directories(dir);
-      auto* s = new Store(*path);  // lives as long as the process: the writer uses it at exit
+      Store* s = nullptr;
+      try {
+        s = new Store(*path, Database::Access::use);  // lives as long as the process: the writer uses it at exit
+      } catch (const Error& e) {
+        // Permissions allowed it but the system did not (a read-only mount).
+        if (std::string(e.what()).find("readonly database") == std::string::npos) throw;
+        auto* ro = new Store(*path, Database::Access::read_only);
+        say_read_only(*path, "the file system refused a write");
+        return ro;
+      }
       BackgroundWriter::instance().add_sink(s);
       return s;
     } catch (const std::exception& e) {
-      detail::warn(std::string("the store is off for this run: ") + e.what() +
+      detail::warn("the store is off for this run: AUTOSCHED_DB=" + *path + ": " + e.what() +
                    " (set AUTOSCHED_DB to a writable path, or off)");
       return nullptr;
     }

@@ -11,7 +11,9 @@
 /// where a state exists resumes from it: the second run of a program does not
 /// explore again. Front-ends keep their own state there too (blobs). The
 /// selection engine sees the store only as a StateStore. A store that cannot
-/// be used is reported once and the program runs on without it.
+/// be used is reported once and the program runs on without it. A store this
+/// process cannot write (a shared, pre-trained file; a read-only mount) is
+/// used read-only, said once: warm starts read it, nothing is written.
 
 #include <autosched/select/state_store.hpp>
 #include <autosched/store/background_writer.hpp>
@@ -57,7 +59,7 @@ class Store final : public RowSink, public StateStore {
   [[nodiscard]] std::int64_t run() const noexcept { return run_; }
 
  private:
-  explicit Store(const std::string& path);
+  Store(const std::string& path, Database::Access access);
   Database db_;
   std::string fingerprint_;
   std::int64_t run_ = 0;
