@@ -3,6 +3,7 @@
 #include "cli_app.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
+#include "helper_programs.hpp"
 #include "tool_layout.hpp"
 
 #include <campaign/bench_runner.hpp>
@@ -14,11 +15,33 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 namespace autosched::cli {
 
 namespace {
+
+/// Where the benchmark apps are: beside this tool in a build tree, in the
+/// helper directory (libexec/autosched) once installed.
+std::string app_directory() {
+  std::vector<std::filesystem::path> dirs{front_directory()};
+  for (const auto& d : helper_directories()) dirs.push_back(d);
+  std::error_code ec;
+  for (const auto& d : dirs) {
+    if (std::filesystem::exists(d / "autosched-pisolver", ec)) return d.string();
+  }
+  return front_directory().string();
+}
+
+/// The `autosched` that launches the drop-in runs: the one beside the apps
+/// (another build's, with --bin-dir), else this one.
+std::string launcher_beside(const std::string& app_dir) {
+  const std::filesystem::path beside = std::filesystem::path(app_dir) / "autosched";
+  std::error_code ec;
+  return std::filesystem::exists(beside, ec) ? beside.string() : (front_directory() / "autosched").string();
+}
+
 
 using namespace autosched::campaign;
 
@@ -92,7 +115,8 @@ void run_bench_command(const BenchOptions& o) {
   plan.threads = o.threads;
   plan.seed = o.seed;
   plan.out_dir = o.out;
-  plan.bin_dir = o.bin_dir.empty() ? front_directory().string() : o.bin_dir;
+  plan.bin_dir = o.bin_dir.empty() ? app_directory() : o.bin_dir;
+  plan.launcher = launcher_beside(plan.bin_dir);
   // The drop-in as `autosched run` finds it (AUTOSCHED_OMP_LIBRARY, beside
   // this tool, installed, the build tree's), looked for only when needed.
   const auto is_dropin = [](const Configuration& c) { return c.dropin; };
@@ -137,7 +161,7 @@ void add_campaign_commands(CLI::App& app) {
   b->add_option("--threads", bench->threads, "Team size (0: OpenMP's default)")->capture_default_str();
   b->add_option("--seed", bench->seed, "Seed of the interleaved run order")->capture_default_str()->check(seed_check(~0U));
   b->add_option("--out", bench->out, "Directory for runs.csv (replaced unless --resume), failures.csv and logs")->required();
-  b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
+  b->add_option("--bin-dir", bench->bin_dir, "Where the autosched-<app> executables are (default: beside this one, or installed in libexec/autosched)");
   b->add_option("--app-args", bench->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
   b->add_option("--dropin-library", bench->dropin_library,
                 "libautosched-omp.so for the dropin: methods (default: as autosched run finds it)");
@@ -189,7 +213,7 @@ void add_campaign_commands(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   d->add_option("--threads", demo->threads, "Team size (0: OpenMP's default)")->capture_default_str();
   d->add_option("--out", demo->out, "Directory for the results")->capture_default_str();
-  d->add_option("--bin-dir", demo->bin_dir, "Where the autosched-<app> executables are (default: next to this one)");
+  d->add_option("--bin-dir", demo->bin_dir, "Where the autosched-<app> executables are (default: beside this one, or installed in libexec/autosched)");
   d->add_option("--app-args", demo->app_args, "Extra app arguments, 'APP=ARGS' (repeatable)");
   d->add_flag("--no-progress", demo->no_progress, "No progress bar on stderr");
   d->callback([demo] {

@@ -4,6 +4,7 @@
 //   build tree                         installed
 //   bin/autosched                      <bindir>/autosched               the front
 //   libexec/autosched/autosched-*      <libexecdir>/autosched/autosched-*  helpers
+//   bin/autosched-<app>                <libexecdir>/autosched/autosched-<app>  benchmark apps
 //   autosched/omp/libautosched-omp.so  <libdir>/libautosched-omp.so     the drop-in
 //   .../libautosched-dag-learn.so      <libdir>/autosched/...           the learned policy
 #include <filesystem>

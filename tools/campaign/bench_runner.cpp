@@ -409,8 +409,9 @@ BenchOutcome run_bench(const BenchPlan& plan) {
     detail::throw_error("--dropin-library=" + plan.dropin_library +
                         ": not found; the dropin: methods need libautosched-omp.so (build autosched_omp)");
   }
-  // The drop-in's launcher, `autosched run`: the CLI beside the apps.
-  const std::string launcher = plan.bin_dir + "/autosched";
+  // The drop-in's launcher, `autosched run` (the front's tool, or another
+  // build's beside its apps).
+  const std::string launcher = plan.launcher.empty() ? plan.bin_dir + "/autosched" : plan.launcher;
   if (dropin && access(launcher.c_str(), X_OK) != 0) {
     detail::throw_error(launcher + ": not found; the dropin: methods launch the apps with `autosched run`");
   }

@@ -23,6 +23,7 @@ struct BenchPlan {
   int threads = 0;  ///< 0: OpenMP's default in this process
   std::string out_dir;
   std::string bin_dir;  ///< where the autosched-<app> executables are
+  std::string launcher;  ///< the `autosched` that runs the dropin: methods (empty: bin_dir/autosched)
   /// libautosched-omp.so, preloaded into autosched-plain-<app> for the
   /// Configuration::dropin methods; needed only when there are any.
   std::string dropin_library;
