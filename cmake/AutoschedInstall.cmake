@@ -3,11 +3,27 @@
 include(CMakePackageConfigHelpers)
 
 get_property(layers GLOBAL PROPERTY AUTOSCHED_LAYERS)
+# The MPI layers go to an export file of their own, read only when the
+# `mpi` component is asked for: their link interface names MPI::MPI_CXX,
+# which CMake insists on finding as soon as their targets are defined.
+set(mpi_layers "")
+foreach(layer autosched_mpi autosched_regions_mpi autosched_mpi_fortran)
+  if(layer IN_LIST layers)
+    list(REMOVE_ITEM layers ${layer})
+    list(APPEND mpi_layers ${layer})
+  endif()
+endforeach()
 install(TARGETS ${layers} EXPORT autoschedTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(mpi_layers)
+  install(TARGETS ${mpi_layers} EXPORT autoschedMpiTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endif()
 # Installed headers: the ones an application includes, and the ones those
 # include (their include closure, listed by hand). Everything else stays in
 # the source tree and may change freely: store internals, the selection
@@ -57,6 +73,9 @@ install(FILES ${PROJECT_BINARY_DIR}/include/autosched/core/version.hpp
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/autosched)
 install(EXPORT autoschedTargets NAMESPACE autosched:: DESTINATION ${config_dir})
+if(mpi_layers)
+  install(EXPORT autoschedMpiTargets NAMESPACE autosched:: DESTINATION ${config_dir})
+endif()
 
 # The OpenMP runtime is part of the ABI in practice: a program that mixes
 # libgomp and libomp in one process misbehaves. Record what we were built with.
@@ -74,3 +93,20 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/autoschedConfigVersion.cm
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/autoschedConfig.cmake ${PROJECT_BINARY_DIR}/autoschedConfigVersion.cmake
   DESTINATION ${config_dir})
+
+# pkg-config, for builds without CMake (autosched.pc.in). The layers in
+# link order, dependents first; the link group forgives a missed edge.
+set(AUTOSCHED_PC_LIBS "")
+foreach(layer loops regions dag session drive store pinning select techniques measure core)
+  if(TARGET autosched_${layer})
+    string(APPEND AUTOSCHED_PC_LIBS " -lautosched_${layer}")
+  endif()
+endforeach()
+string(STRIP "${AUTOSCHED_PC_LIBS}" AUTOSCHED_PC_LIBS)
+set(AUTOSCHED_PC_SYSTEM_LIBS "${OpenMP_CXX_FLAGS} -lsqlite3")
+if(AUTOSCHED_PAPI_FOUND)
+  string(APPEND AUTOSCHED_PC_SYSTEM_LIBS " -lpapi")
+endif()
+string(APPEND AUTOSCHED_PC_SYSTEM_LIBS " -lstdc++ -lm -lpthread -ldl")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/autosched.pc.in ${PROJECT_BINARY_DIR}/autosched.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/autosched.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

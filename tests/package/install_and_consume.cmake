@@ -31,6 +31,23 @@ if(EXISTS ${WORK_DIR}/prefix/bin/autosched)
   if(rc OR NOT info MATCHES "OpenMP drop-in +${WORK_DIR}/prefix/")
     message(FATAL_ERROR "the installed autosched does not find the installed drop-in:\n${info}")
   endif()
+  # bin/ holds the tool alone; the benchmark apps are under libexec/autosched,
+  # where the installed `autosched bench` finds them.
+  file(GLOB in_bin RELATIVE ${WORK_DIR}/prefix/bin ${WORK_DIR}/prefix/bin/*)
+  if(NOT in_bin STREQUAL "autosched")
+    message(FATAL_ERROR "bin/ holds more than the tool: ${in_bin}")
+  endif()
+  if(EXISTS ${BUILD_DIR}/bin/autosched-pisolver)
+    if(NOT EXISTS ${WORK_DIR}/prefix/libexec/autosched/autosched-pisolver)
+      message(FATAL_ERROR "the benchmark apps are not installed under libexec/autosched")
+    endif()
+    execute_process(COMMAND ${WORK_DIR}/prefix/bin/autosched bench --apps pisolver --methods none --arms static
+                            --references none --reps 1 --steps 2 --no-progress --out ${WORK_DIR}/bench
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(rc OR NOT "${out}${err}" MATCHES "1 runs in [0-9]+ s into [^\n]*; 0 failed")
+      message(FATAL_ERROR "the installed autosched bench did not run the installed app (${rc}):\n${out}${err}")
+    endif()
+  endif()
 endif()
 set(private_headers
   autosched/store/store.hpp autosched/store/database.hpp autosched/store/background_writer.hpp
@@ -81,11 +98,52 @@ endfunction()
 # Every installed header compiles alone.
 configure_and_build(headers ${HEADERS_DIR} -DINCLUDE_DIR=${include_dir} -DCMAKE_HELPERS=${CMAKE_HELPERS})
 
-configure_and_build(build ${SOURCE_DIR})
+# Without the mpi component, MPI is never looked for: the consumer builds
+# with MPI hidden from CMake.
+configure_and_build(build ${SOURCE_DIR} -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON)
 foreach(program consumer consumer_c)
   execute_process(COMMAND ${WORK_DIR}/build/${program} RESULT_VARIABLE rc)
   if(rc)
     message(FATAL_ERROR "${program} failed (${rc})")
+  endif()
+endforeach()
+
+# A C-only project is told to enable CXX.
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/../consumer_c_only -B ${WORK_DIR}/c_only -G ${GENERATOR}
+                        -DCMAKE_C_COMPILER=${CC} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "autosched's libraries are C\\+\\+: enable CXX in this project too")
+  message(FATAL_ERROR "a C-only project was not told to enable CXX (${rc}):\n${out}${err}")
+endif()
+
+# A Makefile project through pkg-config: the C consumer, linked with what
+# `pkg-config --libs autosched` says and nothing else.
+file(GLOB pc_file ${WORK_DIR}/prefix/lib*/pkgconfig/autosched.pc ${WORK_DIR}/prefix/lib/*/pkgconfig/autosched.pc)
+if(NOT pc_file)
+  message(FATAL_ERROR "autosched.pc is not installed")
+endif()
+get_filename_component(pc_dir ${pc_file} DIRECTORY)
+file(MAKE_DIRECTORY ${WORK_DIR}/make)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
+                        make -f ${SOURCE_DIR}/../consumer_make/Makefile SOURCE=${SOURCE_DIR}/c_loop.c
+                        OUT=${WORK_DIR}/make CC=${CC} "EXTRA=${FLAGS}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "the Makefile consumer did not build (${rc}):\n${out}${err}")
+endif()
+execute_process(COMMAND ${WORK_DIR}/make/c_loop RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "the Makefile consumer failed (${rc})")
+endif()
+
+# The package names no path of the machine it was built on: the system's
+# libraries by name (or as imported targets), the package's own relative to it.
+file(GLOB package_files ${WORK_DIR}/prefix/lib*/cmake/autosched/*.cmake ${WORK_DIR}/prefix/lib/*/cmake/autosched/*.cmake
+     ${pc_file})
+foreach(f ${package_files})
+  file(READ ${f} text)
+  if(text MATCHES "(/usr/lib[^;\"]*\\.so)" OR text MATCHES "${BUILD_DIR}")
+    message(FATAL_ERROR "${f} names a path of this machine (${CMAKE_MATCH_1}):\n${text}")
   endif()
 endforeach()
 
