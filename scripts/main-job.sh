@@ -7,8 +7,9 @@
 # starts from the stored model; an unmodified OpenMP program under the drop-in
 # (`autosched run --report`); a task graph simulated and run for real
 # (`autosched dag`); last, the demo campaign: two apps under the 24 Oracle arms, the
-# OpenMP references, ExhaustiveSel, Q-Learn and auto, with its table and
-# pictures (build/demo). Run after scripts/setup.sh.
+# OpenMP references, ExhaustiveSel, Q-Learn and auto, one repetition, with its
+# table and pictures (build/demo). About three minutes on 2 cores. Run after
+# scripts/setup.sh (or the build-only commands of the README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/bin

@@ -25,7 +25,7 @@ inline constexpr Subcommand subcommands[] = {
     {"bench", "autosched-campaign", "Run an Oracle campaign: every app under every arm, reference and method"},
     {"report", "autosched-campaign", "Write summary.md, CSVs and pictures for a campaign directory"},
     {"demo", "autosched-campaign",
-     "The main job: a small campaign (2 apps, 3 repetitions, Oracle arms, ExhaustiveSel, Q-Learn, auto) and its "
+     "The main job: a small campaign (2 apps, 1 repetition, Oracle arms, ExhaustiveSel, Q-Learn, auto) and its "
      "report"},
     {"run", "",
      "run an unmodified OpenMP program with autosched scheduling its schedule(runtime) loops (the drop-in, "
