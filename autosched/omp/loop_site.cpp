@@ -209,10 +209,7 @@ std::string source_of(const char* psource) {
   return out;
 }
 
-/// OMP_SCHEDULE as the drop-in reads it: any technique or selector of the
-/// grammar, with OpenMP's "kind[,chunk]" and its monotonic modifiers
-/// accepted ("dynamic,4" is ss with chunk 4, "nonmonotonic:guided" gss).
-/// `auto,N` is the Auto4OMP alias, which the environment reader handles.
+/// OMP_SCHEDULE as the drop-in reads it (read_omp_schedule), once.
 struct OmpSchedule {
   std::optional<std::string> raw;  ///< the variable, if set
   std::optional<Schedule> schedule;
@@ -225,24 +222,11 @@ const OmpSchedule& omp_schedule() {
     OmpSchedule s;
     s.raw = environment::get("OMP_SCHEDULE");
     if (!s.raw) return s;
-    std::string text = text::lower(text::trim(*s.raw));  // lower() copies
-    if (const auto colon = text.find(':'); colon != std::string::npos &&
-                                           (text.rfind("monotonic", 0) == 0 || text.rfind("nonmonotonic", 0) == 0)) {
-      text = std::string(text::trim(std::string_view(text).substr(colon + 1)));
-    }
-    const auto parts = text::split(text, ',');
-    s.kind = std::string(parts[0]);
-    if (parts.size() == 2) {
-      if (auto chunk = text::to_int(parts[1])) s.chunk = static_cast<long>(*chunk);
-    }
-    if (schedule_environment().alias) return s;  // auto,N: Auto4OMP's selectors
-    std::string grammar = s.kind;
-    if (parts.size() == 2 && s.chunk > 0) grammar += ",chunk=" + std::to_string(s.chunk);
-    try {
-      s.schedule = parse_schedule(grammar, "OMP_SCHEDULE");
-    } catch (const Error& e) {
-      detail::warn(std::string(e.what()) + "; the drop-in uses autosched's default, auto");
-    }
+    OmpScheduleReading r = read_omp_schedule(*s.raw, schedule_environment().alias.has_value());
+    s.kind = std::move(r.kind);
+    s.chunk = r.chunk;
+    s.schedule = std::move(r.schedule);
+    if (!r.problem.empty()) detail::warn(r.problem + "; the drop-in uses autosched's default, auto");
     return s;
   }();
   return value;

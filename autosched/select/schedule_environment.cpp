@@ -248,6 +248,29 @@ const ScheduleEnvironment& schedule_environment() {
   return *current_env;
 }
 
+OmpScheduleReading read_omp_schedule(std::string_view value, bool alias) {
+  OmpScheduleReading r;
+  std::string text = text::lower(text::trim(value));
+  if (const auto colon = text.find(':'); colon != std::string::npos &&
+                                         (text.rfind("monotonic", 0) == 0 || text.rfind("nonmonotonic", 0) == 0)) {
+    text = std::string(text::trim(std::string_view(text).substr(colon + 1)));
+  }
+  const auto parts = text::split(text, ',');
+  r.kind = std::string(parts[0]);
+  if (parts.size() == 2) {
+    if (auto chunk = text::to_int(parts[1])) r.chunk = static_cast<long>(*chunk);
+  }
+  if (alias) return r;  // auto,N: Auto4OMP's selectors
+  std::string grammar = r.kind;
+  if (parts.size() == 2 && r.chunk > 0) grammar += ",chunk=" + std::to_string(r.chunk);
+  try {
+    r.schedule = parse_schedule(grammar, "OMP_SCHEDULE");
+  } catch (const Error& e) {
+    r.problem = e.what();
+  }
+  return r;
+}
+
 void warn_unmatched_schedule_for() {
   const std::vector<std::string> names = schedule_environment().unmatched();
   if (names.empty()) return;

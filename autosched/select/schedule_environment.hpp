@@ -70,6 +70,20 @@ ScheduleEnvironment parse_schedule_environment(const EnvironmentLookup& get);
 /// This process's environment, read (and its problems warned about) once.
 const ScheduleEnvironment& schedule_environment();
 
+/// OMP_SCHEDULE as the OpenMP drop-in reads it for schedule(runtime) loops:
+/// any technique or selector of the grammar, with OpenMP's "kind[,chunk]"
+/// and its monotonic modifiers accepted ("dynamic,4" is ss with chunk 4,
+/// "nonmonotonic:guided" gss). `auto,N` is the Auto4OMP alias, which
+/// parse_schedule_environment handles: no schedule here then. The loop
+/// runtime and the MPI front-end read only that alias.
+struct OmpScheduleReading {
+  std::string kind;  ///< lower-case kind without modifiers ("dynamic")
+  long chunk = 0;    ///< the chunk after the comma, 0 without one
+  std::optional<Schedule> schedule;  ///< what the drop-in runs; nullopt: the alias, or a problem
+  std::string problem;               ///< why the value is not a schedule, or empty
+};
+OmpScheduleReading read_omp_schedule(std::string_view value, bool alias);
+
 /// At the exit of a process that ran loops: a warning naming each
 /// AUTOSCHED_SCHEDULE_FOR entry that matched none of them.
 void warn_unmatched_schedule_for();

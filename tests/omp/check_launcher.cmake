@@ -78,6 +78,17 @@ if(out MATCHES "OpenMP runtime +libgomp")
 endif()
 set(ENV{AUTOSCHED_DB} off)
 
+# OMP_SCHEDULE in autosched's grammar: the launcher loads no OpenMP runtime
+# to warn about it, and info says what the drop-in will run.
+set(ENV{OMP_SCHEDULE} fac2a)
+run(0 ${CLI} run -- /bin/true)
+if(err MATCHES "libgomp|OMP_SCHEDULE")
+  message(FATAL_ERROR "autosched run warned about OMP_SCHEDULE=fac2a:\n${err}")
+endif()
+run(0 ${CLI} info)
+expect("${out}" "OMP_SCHEDULE +fac2a: under autosched run, schedule\\(runtime\\) loops run mfac2;")
+unset(ENV{OMP_SCHEDULE})
+
 # Bad input is named before the program starts, or warned about.
 run(1 ${CLI} run --schedule bogus -- ${PROGRAM})
 expect("${err}" "--schedule=bogus")

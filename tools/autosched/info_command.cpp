@@ -109,6 +109,14 @@ void print_info() {
     row("  for loop", loop + " = " + per_loop.text() + " (AUTOSCHED_SCHEDULE_FOR)");
   }
   for (const auto& used : env.aliases_used) row("  alias", used);
+  // The drop-in reads OMP_SCHEDULE for schedule(runtime) loops itself (the
+  // loop runtime only its auto,N alias): say what it will run.
+  if (const auto omp = environment::get("OMP_SCHEDULE"); omp && !env.alias) {
+    const OmpScheduleReading r = read_omp_schedule(*omp, false);
+    row("  OMP_SCHEDULE", *omp + ": under autosched run, schedule(runtime) loops run " +
+                              (r.schedule ? r.schedule->text() : "auto (" + r.problem + ")") +
+                              "; linked programs read only OMP_SCHEDULE=auto,<n>");
+  }
   for (const auto& problem : env.problems) row("  ignored", problem);
   const auto store = store_path_from_environment();
   if (!store) {
