@@ -134,6 +134,28 @@ TEST(MicroCampaign, BenchAndReportProduceTheProtocolsFiles) {
   }
   EXPECT_EQ(rows, 2 * 4 + 2);
   EXPECT_EQ(arms, 2 * 2);
+
+  // A campaign with a cell not measured: the heatmap draws one box per
+  // measured cell (the blank stays blank) and the report says it is incomplete.
+  for (const auto& note : report.notes) EXPECT_EQ(note.find("incomplete campaign"), std::string::npos) << note;
+  {
+    std::ifstream in(dir / "runs.csv");
+    std::string kept, row;
+    while (std::getline(in, row)) {
+      if (row.find(",stream-triad,") != std::string::npos && row.find(",ExhaustiveSel,") != std::string::npos) continue;
+      kept += row + '\n';
+    }
+    in.close();
+    std::ofstream(dir / "runs.csv") << kept;
+  }
+  const ReportOutcome partial = write_report(options);
+  bool said = false;
+  for (const auto& note : partial.notes) said = said || note.find("incomplete campaign: 1 of ") != std::string::npos;
+  EXPECT_TRUE(said) << "no note says the campaign is incomplete";
+  std::ifstream gp(dir / "heatmap.gp");
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_NE(script.find("with boxxyerror"), std::string::npos) << script;
+  EXPECT_NE(script.find("incomplete campaign"), std::string::npos) << script;
   fs::remove_all(dir);
 }
 

@@ -210,12 +210,14 @@ std::string gnuplot_text(const std::string& s) {
   return out;
 }
 
-/// Writes heatmap.{dat,gp}; returns the script's name.
+/// Writes heatmap.{dat,gp}; returns the script's name. A campaign with
+/// cells not measured adds a note saying so.
 std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std::vector<LoopMetrics>& loops,
-                           const std::vector<std::string>& rows) {
+                           const std::vector<std::string>& rows, std::vector<std::string>& notes) {
   OutputFile dat = create_file(dir / "heatmap.dat");
   write_metadata(dat.get(), meta);
   std::fputs("# column row degradation_pct\n", dat.get());
+  std::size_t measured = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     for (std::size_t c = 0; c < loops.size(); ++c) {
       double v = std::nan("");
@@ -224,18 +226,29 @@ std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std:
       } else if (const ConfigMetrics* m = loops[c].find(rows[r])) {
         v = m->degradation_pct;
       }
-      if (!std::isnan(v)) std::fprintf(dat.get(), "%zu %zu %.3f\n", c, r, v);
+      if (!std::isnan(v)) {
+        std::fprintf(dat.get(), "%zu %zu %.3f\n", c, r, v);
+        ++measured;
+      }
     }
   }
+  const std::size_t cells = rows.size() * loops.size();
+  const std::string incomplete =
+      measured < cells ? ", incomplete campaign: " + std::to_string(cells - measured) + " of " +
+                             std::to_string(cells) + " cells not measured (blank)"
+                       : "";
+  if (!incomplete.empty()) notes.push_back(incomplete.substr(2) + " in heatmap.png");
   OutputFile gp = create_file(dir / "heatmap.gp");
-  const int width = 260 + 110 * static_cast<int>(loops.size());
-  const int height = 140 + 24 * static_cast<int>(rows.size());
+  // Room on the right for the colour bar's label (it was clipped).
+  const int width = 360 + 110 * static_cast<int>(loops.size());
+  // At least as tall as the colour bar's label (a three-row heatmap clipped it).
+  const int height = std::max(330, 140 + 24 * static_cast<int>(rows.size()));
   std::fprintf(gp.get(),
                "# Degradation vs the Oracle, methods x app/loop. Regenerate: gnuplot heatmap.gp\n"
                "set terminal pngcairo size %d,%d font 'sans,9'\nset output 'heatmap.png'\n"
-               "set title 'Degradation vs the Oracle (%%), %s threads' noenhanced\nunset key\n"
+               "set title 'Degradation vs the Oracle (%%), %s threads%s' noenhanced\nunset key\nset rmargin 14\n"
                "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nset xtics rotate by 25 right (",
-               width, height, thread_count(meta).c_str(), loops.size() - 1, rows.size() - 1);
+               width, height, thread_count(meta).c_str(), incomplete.c_str(), loops.size() - 1, rows.size() - 1);
   for (std::size_t c = 0; c < loops.size(); ++c) {
     std::fprintf(gp.get(), "%s'%s' %zu", c ? ", " : "", gnuplot_text(loops[c].loop).c_str(), c);
   }
@@ -246,7 +259,10 @@ std::string heatmap_script(const fs::path& dir, const Metadata& meta, const std:
   std::fputs(
       ") noenhanced\nset tics scale 0\ncap = 50\nset cbrange [0:cap]\nset cblabel 'degradation % (capped at 50)'\n"
       "set palette defined (0 '#1a9850', 5 '#a6d96a', 10 '#fee08b', 25 '#fc8d59', 50 '#d73027')\n"
-      "plot 'heatmap.dat' using 1:2:($3 > cap ? cap : $3) with image, \\\n"
+      // One box per measured cell: a cell not measured stays blank (an
+      // image plot of a sparse grid smeared its neighbours into wedges).
+      "plot 'heatmap.dat' using 1:2:(0.5):(0.5):($3 > cap ? cap : $3) with boxxyerror fs solid noborder "
+      "fc palette, \\\n"
       "     '' using 1:2:(sprintf('%.1f', $3)) with labels font 'sans,8'\n",
       gp.get());
   return "heatmap.gp";
@@ -519,7 +535,7 @@ ReportOutcome write_report(const ReportOptions& options) {
   // Pictures.
   std::vector<std::string> heat_rows = rows;
   heat_rows.emplace_back("best fixed arm");
-  std::vector<std::string> scripts{heatmap_script(dir, meta, loops, heat_rows)};
+  std::vector<std::string> scripts{heatmap_script(dir, meta, loops, heat_rows, out.notes)};
   std::vector<std::pair<const LoopMetrics*, Selection>> plots;
   std::set<std::string> labels;
   const std::vector<LoopTable> cold_tables = group_rows(adjusted.rows, "cold");
