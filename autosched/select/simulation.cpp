@@ -321,10 +321,15 @@ SimulationResult simulate(const Scenario& s, const SelectorConfig& config, std::
     for (std::size_t a = 0; a < row.size(); ++a) per_arm[a] += row[a];
     exploring += d.exploring ? 1 : 0;
     r.choices.push_back(static_cast<int>(arm));
+    r.step_ms.push_back(o.time_ns / 1e6);
   }
   const auto best = std::min_element(per_arm.begin(), per_arm.end());
   r.best_fixed_ms = *best;
   r.best_fixed_arm = static_cast<int>(best - per_arm.begin());
+  r.best_fixed_step_ms.reserve(static_cast<std::size_t>(steps));
+  for (int t = 0; t < steps; ++t) {
+    r.best_fixed_step_ms.push_back(cost[static_cast<std::size_t>(t)][static_cast<std::size_t>(r.best_fixed_arm)]);
+  }
   r.exploration_share = static_cast<double>(exploring) / steps;
   r.selector_ns = selector_ns / steps;
   ahead.learn_held(point);  // what ran is part of the state

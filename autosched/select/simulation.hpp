@@ -24,6 +24,8 @@ struct SimulationResult {
   double exploration_share = 0;  ///< steps the selector marked as exploring
   double selector_ns = 0;        ///< mean cost of choose + observe per step
   std::vector<int> choices;
+  std::vector<double> step_ms;             ///< what each step cost the selector
+  std::vector<double> best_fixed_step_ms;  ///< what each step cost the best fixed arm
   std::string state;  ///< the selector's save_state() after the last step (a warm start's input)
 
   [[nodiscard]] double regret_vs_fixed_pct() const noexcept {

@@ -84,6 +84,16 @@ TEST(Simulation, IsDeterministicPerSeedAndExactAboutTheOracle) {
   EXPECT_DOUBLE_EQ(a.total_ms, b.total_ms);
   EXPECT_LE(a.oracle_ms, a.best_fixed_ms);
   EXPECT_LE(a.oracle_ms, a.total_ms);
+  // The per-step costs (select-sim --plots) add up to the totals.
+  ASSERT_EQ(a.step_ms.size(), a.choices.size());
+  ASSERT_EQ(a.best_fixed_step_ms.size(), a.choices.size());
+  double spent = 0, fixed = 0;
+  for (std::size_t t = 0; t < a.step_ms.size(); ++t) {
+    spent += a.step_ms[t];
+    fixed += a.best_fixed_step_ms[t];
+  }
+  EXPECT_NEAR(spent, a.total_ms, 1e-6 * a.total_ms);
+  EXPECT_NEAR(fixed, a.best_fixed_ms, 1e-6 * a.best_fixed_ms);
 }
 
 // The acceptance claim of the selection engine: on every scenario auto's

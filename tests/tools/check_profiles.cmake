@@ -88,3 +88,18 @@ run(1 ${CLI} select-sim --scenario all --seeds 1)
 expect("${err}" "AUTOSCHED_SCENARIOS=.*aaa… \\([0-9]+ more bytes\\): the path is too long")
 unset(ENV{AUTOSCHED_SCENARIOS})
 file(REMOVE_RECURSE ${dir})
+
+# --plots: a scenario's regret over the steps as data, a script, and (with
+# gnuplot) a picture, `auto` and the other selector each a column.
+run(0 ${CLI} select-sim --scenario drift --seeds 1 --selectors "auto\\;auto:random" --plots ${dir}/plots)
+expect("${out}" "picture: [^\n]*plots/drift\\.(png|gp)")
+file(STRINGS ${dir}/plots/drift.dat curve)
+list(LENGTH curve n)
+if(n LESS 100)
+  message(FATAL_ERROR "drift.dat has ${n} lines")
+endif()
+list(GET curve 0 header)
+expect("${header}" "^step\t\"auto\"\t\"auto:random\"$")
+file(READ ${dir}/plots/drift.gp script)
+expect("${script}" "plot for \\[i=2:3\\] 'drift.dat' using 1:i with lines")
+file(REMOVE_RECURSE ${dir})

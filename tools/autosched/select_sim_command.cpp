@@ -13,7 +13,12 @@
 #include <autosched/select/profile_scenario.hpp>
 #include <autosched/select/simulation.hpp>
 
+#include <campaign/gnuplot.hpp>
+
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -37,7 +42,64 @@ struct Options {
   int seeds = 5;
   std::string markdown;
   std::string csv;
+  std::string plots;  ///< a directory for the regret-over-steps pictures
 };
+
+/// A scenario's regret over the steps, mean over the seeds: at step t, what
+/// the selector spent so far minus what the best fixed arm spent, in % of
+/// the best fixed arm's whole run (the last point is the table's regret).
+using RegretCurves = std::vector<std::vector<double>>;  // [selector][step]
+
+/// Writes <dir>/<scenario>.{dat,gp} and draws <scenario>.png with gnuplot:
+/// `auto` and the five other selectors that end lowest, so that the picture
+/// stays readable with thirty selectors in the table.
+void draw_regret(const std::string& dir, const std::string& scenario, const std::vector<std::string>& selectors,
+                 const RegretCurves& curves) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) detail::throw_error("--plots=" + dir + ": cannot create it: " + ec.message());
+  std::vector<std::size_t> order(selectors.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return curves[a].back() < curves[b].back(); });
+  std::vector<std::size_t> shown;
+  for (std::size_t k = 0; k < selectors.size(); ++k) {
+    if (selectors[k] == "auto") shown.push_back(k);
+  }
+  for (std::size_t k : order) {
+    if (shown.size() >= 6) break;
+    if (selectors[k] != "auto") shown.push_back(k);
+  }
+  std::ostringstream dat;
+  dat << "step";
+  for (std::size_t k : shown) dat << '\t' << '"' << selectors[k] << '"';
+  dat << '\n';
+  for (std::size_t t = 0; t < curves[0].size(); ++t) {
+    dat << t;
+    for (std::size_t k : shown) dat << '\t' << curves[k][t];
+    dat << '\n';
+  }
+  const std::filesystem::path base = std::filesystem::path(dir) / scenario;
+  write_output("--plots", base.string() + ".dat", dat.str());
+  std::ostringstream gp;
+  gp << "# " << scenario << ": regret vs the best fixed arm over the steps. Regenerate: gnuplot " << scenario
+     << ".gp\nset terminal pngcairo size 900,480 font 'sans,9'\nset output '" << scenario
+     << ".png'\nset datafile separator '\\t'\nset title 'select-sim " << scenario
+     << ": regret vs the best fixed arm, mean over the seeds' noenhanced\nset xlabel 'step'\n"
+        "set ylabel 'cumulative regret, % of the best fixed arm run'\nset key outside right noenhanced\n"
+        "set grid\nplot for [i=2:"
+     << shown.size() + 1 << "] '" << scenario << ".dat' using 1:i with lines lw 2 title columnheader(i)\n";
+  write_output("--plots", base.string() + ".gp", gp.str());
+  if (campaign::have_gnuplot()) {
+    const std::string command = "cd " + campaign::shell_quoted(dir) + " && gnuplot " +
+                                campaign::shell_quoted(scenario + ".gp") + " 2>/dev/null";
+    if (std::system(command.c_str()) == 0) {
+      std::printf("picture: %s.png\n", base.string().c_str());
+      return;
+    }
+  }
+  std::printf("picture: %s.gp (gnuplot did not draw it here)\n", base.string().c_str());
+}
 
 struct Row {
   std::string selector;
@@ -135,10 +197,17 @@ void run(const Options& o) {
        << ")\n\n| selector | total (ms) | regret vs best fixed arm | regret vs per-step oracle | exploration | "
           "selector ns/step |\n"
        << "|---|---:|---:|---:|---:|---:|\n";
+    RegretCurves curves(configs.size(), std::vector<double>(static_cast<std::size_t>(steps), 0.0));
     for (std::size_t k = 0; k < configs.size(); ++k) {
       Row r{selectors[k]};
       for (int seed = 1; seed <= o.seeds; ++seed) {
         const SimulationResult s = simulate(scenario, configs[k], static_cast<std::uint64_t>(seed), steps);
+        double spent = 0, fixed = 0;
+        for (std::size_t t = 0; t < s.step_ms.size() && t < curves[k].size(); ++t) {
+          spent += s.step_ms[t];
+          fixed += s.best_fixed_step_ms[t];
+          curves[k][t] += (spent - fixed) / s.best_fixed_ms * 100.0 / o.seeds;
+        }
         r.total += s.total_ms / o.seeds;
         r.fixed_ms += s.best_fixed_ms / o.seeds;
         r.oracle_ms += s.oracle_ms / o.seeds;
@@ -159,6 +228,7 @@ void run(const Options& o) {
       csv << line;
       regret[k].push_back(r.fixed);
     }
+    if (!o.plots.empty()) draw_regret(o.plots, scenario.name, selectors, curves);
   }
   if (!o.markdown.empty()) write_output("--markdown", o.markdown, summary(selectors, scenario_names, regret, o.seeds) + md.str());
   if (!o.csv.empty()) write_output("--csv", o.csv, csv.str());
@@ -193,6 +263,9 @@ void add_select_sim_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 5.0));
   cmd->add_option("--markdown", options->markdown, "Also write the tables as Markdown to this file");
   cmd->add_option("--csv", options->csv, "Also write the rows as CSV to this file");
+  cmd->add_option("--plots", options->plots,
+                  "Draw each scenario's regret over the steps into this directory (<scenario>.png with gnuplot; "
+                  ".dat and .gp always)");
   cmd->callback([options] { run(*options); });
 }
 
