@@ -24,6 +24,17 @@ string(REGEX MATCH "late tid ([0-9]+)" _ "${out}")
 expect_traced(${dir}/launch.csv ${CMAKE_MATCH_1})
 expect("${err}" "autosched pin: '.*pin_probe' exited 3, policy learn-o1: [0-9]+ periods, [0-9]+ threads seen, [0-9]+ moves")
 
+# --plot: the core of each thread over time, as data, a script and (with
+# gnuplot) a picture; a directory that does not exist is refused up front.
+run(0 ${CLI} pin --policy round-robin --plot ${dir}/cores.png -- ${PROBE} 0 0.3 0)
+expect("${err}" "autosched pin: picture: ${dir}/cores(\\.png|\\.gp)")
+file(READ ${dir}/cores.dat cores)
+expect("${cores}" "# thread [0-9]+\n[0-9.e+-]+ [0-9.e+-]+\n")
+file(READ ${dir}/cores.gp script)
+expect("${script}" "with steps")
+run(1 ${CLI} pin --plot ${dir}/no-such-dir/cores.png -- ${PROBE} 0 0 0)
+expect("${err}" "--plot=${dir}/no-such-dir/cores.png: its directory: no such file or directory")
+
 # Other policies and options reach the manager.
 run(0 ${CLI} pin --policy round-robin --trace ${dir}/rr.csv -- ${PROBE} 0 0.3 0)
 expect("${err}" "policy round-robin")

@@ -8,6 +8,7 @@
 // exits with its status (128+signal when a signal killed it); with --pid it
 // watches a running process until that ends or SIGINT/SIGTERM arrives.
 #include "cli_app.hpp"
+#include "pin_picture.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"
 
@@ -28,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -46,6 +48,7 @@ struct PinOptions {
   std::string objective;  // empty: as the policy says
   std::string options;    // key=value items
   std::string trace;
+  std::string plot;  // a PNG: the core of each thread over time
   std::uint64_t seed = 0;
   bool seed_given = false;
   long pid = 0;
@@ -174,6 +177,12 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
     if (!probe) detail::throw_error("pin: --trace=" + o.trace + ": cannot write this file");
   }
 
+  if (!o.plot.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(o.plot).parent_path();
+    if (const std::string why = files::existing_problem(dir.empty() ? "." : dir.string(), true); !why.empty())
+      detail::throw_error("pin: --plot=" + o.plot + ": its directory: " + why);
+  }
+
   install_handlers();
   pid_t target = static_cast<pid_t>(o.pid);
   if (target == 0) {
@@ -199,6 +208,18 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
       if (rc == 0) rc = 1;
     }
   }
+  if (!o.plot.empty()) {
+    try {
+      std::fprintf(stderr, "autosched pin: %s\n",
+                   draw_pin_cores(o.plot, manager.trace(),
+                                  std::string("autosched pin, policy ") + pin::to_string(manager.policy()) +
+                                      ": the core of each thread over time")
+                       .c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "autosched pin: --plot=%s: %s\n", o.plot.c_str(), e.what());
+      if (rc == 0) rc = 1;
+    }
+  }
   print_summary(manager, o.pid == 0 ? "'" + command.front() + "' exited " + std::to_string(rc)
                                     : "pid " + std::to_string(o.pid) + (interrupted ? " (detached)" : " ended"));
   return rc;
@@ -215,6 +236,7 @@ void add_pin_command(CLI::App& app) {
       ->check(CLI::IsMember({"o1", "o2"}));
   cmd->add_option("--options", o->options, "key=value items, e.g. eps=0.05,period=0.2 (docs/pinning.md)");
   cmd->add_option("--trace", o->trace, "write the manager's trace (one row per thread per period) to this CSV");
+  cmd->add_option("--plot", o->plot, "draw the core of each thread over time into this PNG (with gnuplot; .dat and .gp beside it)");
   cmd->add_option("--seed", o->seed, "seed of the core draws")->check(seed_check())->each([o](const std::string&) { o->seed_given = true; });
   cmd->add_option("--pid", o->pid, "manage this running process until it ends (or SIGINT) instead of launching one");
   cmd->prefix_command();
