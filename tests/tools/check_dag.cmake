@@ -53,6 +53,15 @@ expect("${one}" "\nqr,4,4cpu,0.3,heteroprio,3,[0-9.]+,[0-9.]+,")
 file(READ ${dir}/bench1/makespans.md md)
 expect("${md}" "\n## cholesky on 2cpu\\+2gpu\n\n\\| T \\| σ \\| heft \\|")
 expect("${md}" "\n\\| 3 \\| 0\\.3 \\| [^\n]*\\*\\*[0-9.]+ ± [0-9.]+\\*\\*")
+# A picture per graph × platform at its largest T: makespan over the bound against σ.
+file(STRINGS ${dir}/bench1/sigma-qr-4cpu.dat sigma_rows)
+list(LENGTH sigma_rows n)
+list(GET sigma_rows 0 header)
+if(NOT n EQUAL 3 OR NOT header MATCHES "^sigma\t\"heft\"\t")
+  message(FATAL_ERROR "sigma-qr-4cpu.dat: ${n} lines, header '${header}'")
+endif()
+file(READ ${dir}/bench1/sigma-cholesky-2cpu_2gpu.gp sigma_script)
+expect("${sigma_script}" "cholesky T=4 on 2cpu\\+2gpu: mean makespan / lower bound")
 
 # Bad values name the option, the value and what is accepted.
 run(2 ${CLI} dag simulate --seed -1)

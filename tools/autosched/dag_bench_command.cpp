@@ -6,6 +6,7 @@
 #include "dag_options.hpp"
 #include "dag_output.hpp"
 
+#include <campaign/gnuplot.hpp>
 #include <campaign/runs_table.hpp>
 
 #include <autosched/dag/ranks.hpp>
@@ -25,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 namespace autosched::cli::dag_cli {
@@ -106,6 +108,60 @@ void write_bench_csv(const fs::path& path, const std::vector<Instance>& instance
     }
   }
   close_output(f, "--out", path.string());
+}
+
+/// One picture per graph × platform at its largest T: each scheduler's mean
+/// makespan over the lower bound against σ, as sigma-<graph>-<platform>.png
+/// (with .dat and .gp beside it). Returns the pictures drawn.
+std::vector<std::string> draw_sigma_pictures(const fs::path& dir, const std::vector<Instance>& instances,
+                                             const std::vector<Point>& points, const std::vector<std::string>& names) {
+  std::map<std::pair<std::string, std::string>, std::size_t> largest;  // (graph, platform) -> instance
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const auto key = std::make_pair(instances[i].graph_label, instances[i].problem->platform.describe());
+    const auto it = largest.find(key);
+    if (it == largest.end() || instances[it->second].tiles < instances[i].tiles) largest[key] = i;
+  }
+  std::vector<std::string> drawn;
+  for (const auto& [key, index] : largest) {
+    std::vector<const Point*> line;
+    for (const Point& p : points) {
+      if (p.instance == index) line.push_back(&p);
+    }
+    if (line.size() < 2) continue;  // one σ: nothing to draw a line through
+    std::sort(line.begin(), line.end(), [](const Point* a, const Point* b) { return a->sigma < b->sigma; });
+    const Instance& inst = instances[index];
+    std::string stem = "sigma-" + fs::path(key.first).stem().string() + "-" + key.second;
+    for (char& c : stem) {
+      if (c == '+' || c == '/' || c == ' ') c = '_';
+    }
+    std::ostringstream dat;
+    dat << "sigma";
+    for (const auto& n : names) dat << '\t' << '"' << n << '"';
+    dat << '\n';
+    for (const Point* p : line) {
+      dat << exact(p->sigma);
+      for (const Stats& s : p->per_scheduler) dat << '\t' << s.mean / inst.bound.value();
+      dat << '\n';
+    }
+    write_output("--out", (dir / (stem + ".dat")).string(), dat.str());
+    std::ostringstream gp;
+    gp << "# Mean makespan over the lower bound against the noise level. Regenerate: gnuplot " << stem << ".gp\n"
+       << "set terminal pngcairo size 900,480 font 'sans,9'\nset output '" << stem << ".png'\n"
+       << "set datafile separator '\\t'\nset title '" << key.first << (inst.tiles > 0 ? " T=" + std::to_string(inst.tiles) : "")
+       << " on " << key.second << ": mean makespan / lower bound (simulated)' noenhanced\n"
+       << "set xlabel 'noise level sigma'\nset ylabel 'mean makespan / lower bound'\nset key outside right noenhanced\n"
+       // gnuplot's eight default colours, and four more: nine schedulers
+       // by default, and no two lines alike.
+       << "set linetype 9 lc rgb '#8c564b' pt 9\nset linetype 10 lc rgb '#e377c2' pt 11\n"
+       << "set linetype 11 lc rgb '#7f7f7f' pt 13\nset linetype 12 lc rgb '#bcbd22' pt 15\nset linetype cycle 12\n"
+       << "set grid\nplot for [i=2:" << names.size() + 1 << "] '" << stem
+       << ".dat' using 1:i with linespoints lw 2 title columnheader(i)\n";
+    write_output("--out", (dir / (stem + ".gp")).string(), gp.str());
+    if (campaign::have_gnuplot() && campaign::run_gnuplot(dir.string(), stem + ".gp")) {
+      drawn.push_back((dir / (stem + ".png")).string());
+    }
+  }
+  return drawn;
 }
 
 std::string bench_command_text(const BenchOptions& o) {
@@ -354,6 +410,9 @@ void bench_command(const BenchOptions& o) {
   write_bench_csv(dir / "makespans.csv", instances, points, labels, o);
   write_bench_markdown(dir / "makespans.md", instances, points, labels, o, table, seconds);
   std::printf("wrote %s and %s\n", (dir / "makespans.csv").string().c_str(), (dir / "makespans.md").string().c_str());
+  for (const std::string& png : draw_sigma_pictures(dir, instances, points, labels)) {
+    std::printf("picture: %s\n", png.c_str());
+  }
 }
 
 

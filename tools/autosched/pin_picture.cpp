@@ -54,10 +54,7 @@ std::string draw_pin_cores(const std::string& png, const std::vector<pinning::Tr
   write_output("--plot", stem.string() + ".gp", gp.str());
   if (order.empty()) return "picture: none (the trace is empty)";
   if (!campaign::have_gnuplot()) return "picture: " + stem.string() + ".gp (gnuplot is not installed)";
-  const std::string dir = picture.parent_path().empty() ? "." : picture.parent_path().string();
-  const std::string command = "cd " + campaign::shell_quoted(dir) + " && gnuplot " +
-                              campaign::shell_quoted(stem.filename().string() + ".gp") + " 2>/dev/null";
-  if (std::system(command.c_str()) != 0) return "picture: " + stem.string() + ".gp (gnuplot failed on it)";
+  if (!campaign::run_gnuplot(picture.parent_path().string(), stem.filename().string() + ".gp")) return "picture: " + stem.string() + ".gp (gnuplot failed on it)";
   return "picture: " + png;
 }
 

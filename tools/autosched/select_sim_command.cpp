@@ -91,9 +91,7 @@ void draw_regret(const std::string& dir, const std::string& scenario, const std:
      << shown.size() + 1 << "] '" << scenario << ".dat' using 1:i with lines lw 2 title columnheader(i)\n";
   write_output("--plots", base.string() + ".gp", gp.str());
   if (campaign::have_gnuplot()) {
-    const std::string command = "cd " + campaign::shell_quoted(dir) + " && gnuplot " +
-                                campaign::shell_quoted(scenario + ".gp") + " 2>/dev/null";
-    if (std::system(command.c_str()) == 0) {
+    if (campaign::run_gnuplot(dir, scenario + ".gp")) {
       std::printf("picture: %s.png\n", base.string().c_str());
       return;
     }

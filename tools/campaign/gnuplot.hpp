@@ -14,4 +14,8 @@ namespace autosched::campaign {
 /// `s` as one single-quoted shell word.
 [[nodiscard]] std::string shell_quoted(std::string_view s);
 
+/// Runs `gnuplot <script>` in `dir` (where the script's data and output
+/// are named relative to it), its messages silenced; whether it succeeded.
+[[nodiscard]] bool run_gnuplot(const std::string& dir, const std::string& script);
+
 }  // namespace autosched::campaign
