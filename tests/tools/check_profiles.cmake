@@ -28,6 +28,17 @@ expect("${out}" "24 arms ranked in [0-9]+ ")
 expect("${out}" "\n  static-steal:expert +[0-9.]+ +[0-9.]+\n")
 
 # The same profile at the process level: rank 0's queues (counter, coordinator).
+# --plots: each profile's predictions against the worker count, a picture
+# (with gnuplot) and its data; one worker count is refused.
+run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 2,8,64 --plots ${dir}/scaling)
+expect("${out}" "\npicture: [^\n]*scaling/1-time_steps_update\\.(png|gp)")
+file(STRINGS ${dir}/scaling/1-time_steps_update.dat scaling)
+list(LENGTH scaling n)
+if(NOT n EQUAL 4)
+  message(FATAL_ERROR "1-time_steps_update.dat: ${n} lines, expected a header and 3 worker counts")
+endif()
+run(1 ${CLI} simulate --profiles ${dir}/p.tsv --workers 8 --plots ${dir}/scaling)
+expect("${err}" "--plots: draws the predictions against the worker count; give several")
 run(0 ${CLI} simulate --profiles ${dir}/p.tsv --workers 200 --queues 12000,6000)
 expect("${out}" "simulated at P = 200: 24 arms ranked in [0-9]+ ")
 # Ranked as auto ranks: one worker 5% slow.

@@ -8,6 +8,8 @@
 #include "subcommands.hpp"
 #include "worker_speeds.hpp"
 
+#include <campaign/gnuplot.hpp>
+
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/select/arm.hpp>
@@ -18,7 +20,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -38,7 +42,53 @@ struct Options {
   std::string csv;
   std::string owner = "measured";
   double jitter = 0;
+  std::string plots;  ///< a directory: predicted time against the worker count, per profile
 };
+
+/// Draws one recorded profile's predictions against the worker count:
+/// the five arms best at the largest count, and static for reference.
+/// Writes <dir>/<n>-<loop>.{dat,gp,png}; returns what to tell the user.
+std::string draw_scaling(const std::string& dir, std::size_t index, const std::string& loop, const Portfolio& arms,
+                         const std::vector<int>& counts, const std::vector<std::vector<double>>& predicted) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) detail::throw_error("--plots=" + dir + ": cannot create it: " + ec.message());
+  std::vector<std::size_t> order(arms.size());
+  for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
+  const std::vector<double>& last = predicted.back();
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return last[x] < last[y]; });
+  std::vector<std::size_t> shown(order.begin(),
+                                 order.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, order.size())));
+  for (std::size_t a = 0; a < arms.size(); ++a) {
+    if (arms[a].label() == "static" && std::find(shown.begin(), shown.end(), a) == shown.end()) shown.push_back(a);
+  }
+  std::string stem = std::to_string(index + 1) + "-" + loop;
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  }
+  std::ostringstream dat;
+  dat << "workers";
+  for (std::size_t a : shown) dat << '\t' << '"' << arms[a].label() << '"';
+  dat << '\n';
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    dat << counts[k];
+    for (std::size_t a : shown) dat << '\t' << predicted[k][a] / 1e6;
+    dat << '\n';
+  }
+  const std::filesystem::path base = std::filesystem::path(dir) / stem;
+  write_output("--plots", base.string() + ".dat", dat.str());
+  std::ostringstream gp;
+  gp << "# Predicted time of " << loop << " against the worker count. Regenerate: gnuplot " << stem << ".gp\n"
+     << "set terminal pngcairo size 900,480 font 'sans,9'\nset output '" << stem << ".png'\n"
+     << "set datafile separator '\\t'\nset title '" << loop
+     << ": predicted time against the worker count (simulated)' noenhanced\n"
+     << "set xlabel 'workers'\nset ylabel 'predicted ms'\nset logscale xy\nset key outside right noenhanced\n"
+     << "set grid\nplot for [i=2:" << shown.size() + 1 << "] '" << stem
+     << ".dat' using 1:i with linespoints lw 2 title columnheader(i)\n";
+  write_output("--plots", base.string() + ".gp", gp.str());
+  if (campaign::have_gnuplot() && campaign::run_gnuplot(dir, stem + ".gp")) return "picture: " + base.string() + ".png";
+  return "picture: " + base.string() + ".gp (gnuplot did not draw it here)";
+}
 
 /// `--owner-dispatch`: what a chunk from static-steal's own range costs.
 /// A file holds each loop's h; the owner's price is a machine's, by default
@@ -97,9 +147,15 @@ void run(const Options& o) {
   if (o.jitter > 0 && !o.speeds.empty()) {
     detail::throw_error("simulate: --jitter and --speeds both set the workers' speeds; give one of them");
   }
+  if (!o.plots.empty() && counts.size() < 2) {
+    detail::throw_error("--plots: draws the predictions against the worker count; give several, e.g. --workers 2,8,64");
+  }
   std::ostringstream csv;
   csv << "loop,profiled_p,workers,arm,predicted_ms,vs_best_pct\n";
-  for (const RecordedProfile& r : profiles) {
+  std::vector<std::string> pictures;
+  for (std::size_t ri = 0; ri < profiles.size(); ++ri) {
+    const RecordedProfile& r = profiles[ri];
+    std::vector<std::vector<double>> by_count;
     for (const int p : counts) {
       const std::vector<double> speeds = worker_speeds(o.speeds, p, "--speeds");
       const auto t0 = std::chrono::steady_clock::now();
@@ -108,6 +164,7 @@ void run(const Options& o) {
                                                    : predict_arms(arms, r.profile, p, speeds, &dispatches);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       const std::vector<int> order = rank_by(predicted, dispatches);
+      by_count.push_back(predicted);
       char slow[64];
       std::snprintf(slow, sizeof slow, ", one worker %g%% slow", o.jitter * 100);
       const std::string team = !speeds.empty() ? ", speeds " + o.speeds : o.jitter > 0 ? std::string(slow) : "";
@@ -127,7 +184,9 @@ void run(const Options& o) {
         csv << line;
       }
     }
+    if (!o.plots.empty()) pictures.push_back(draw_scaling(o.plots, ri, r.loop, arms, counts, by_count));
   }
+  for (const std::string& p : pictures) std::printf("%s\n", p.c_str());
   if (!o.csv.empty()) {
     write_output("--csv", o.csv, csv.str());
   }
@@ -151,6 +210,8 @@ void add_simulate_command(CLI::App& app) {
                   "What a chunk from static-steal's own range costs: measured (this machine's, default), h (the "
                   "profile's h, as every other chunk), or ns");
   cmd->add_option("--csv", options->csv, "Also write the predictions as CSV to this file");
+  cmd->add_option("--plots", options->plots,
+                  "Draw each profile's predictions against the worker count into this directory (with gnuplot)");
   cmd->callback([options] { run(*options); });
 }
 
