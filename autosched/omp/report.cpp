@@ -5,6 +5,9 @@
 #include <autosched/core/file_checks.hpp>
 #include <autosched/core/forked_child.hpp>
 #include <autosched/omp/dropin_loop.hpp>
+#include <autosched/omp/loop_site.hpp>
+#include <autosched/session/session.hpp>
+#include <autosched/store/store.hpp>
 
 #include <sys/file.h>
 #include <unistd.h>
@@ -141,9 +144,27 @@ void write_report_once() {
   }
 }
 
+/// The readable names the report printed, kept in the store beside the
+/// loops' ids, so that `autosched db show "<a name from the report>"` finds
+/// the loop. Only with a report: the names cost a symbol-table read.
+void remember_names() {
+  if (counts().loops == 0) return;  // no session, and nothing to name
+  Store* store = session::store();
+  if (store == nullptr) return;
+  for (LoopSite* site : all_sites()) {
+    if (site->stats().instances == 0 || site->where().empty() || site->where() == site->id()) continue;
+    store->save_blob("loop-name", site->id(), site->where());
+  }
+}
+
 void write_report_to_destination() {
   const auto where = environment::get("AUTOSCHED_OMP_REPORT");
   if (!where || where->empty() || !worth_reporting(counts())) return;
+  try {
+    remember_names();
+  } catch (const std::exception& e) {
+    detail::warn(std::string("the loops' names could not be kept in the store: ") + e.what());
+  }
   if (*where == "stderr" || *where == "-") {
     write_report(stderr);
     return;

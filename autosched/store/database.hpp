@@ -104,6 +104,9 @@ class Database {
   };
   /// Every blob, by kind then key.
   std::vector<BlobSummary> blobs();
+  /// The keys of the blobs of `kind` whose bytes equal `bytes` (e.g. the
+  /// loop ids the drop-in saved under a readable name).
+  std::vector<std::string> blob_keys_holding(const std::string& kind, std::string_view bytes);
   struct PointSummary {
     std::int64_t id = 0;
     std::string name, loop, fingerprint, portfolio;

@@ -31,6 +31,16 @@ std::optional<std::string> Database::load_blob(const BlobKey& key) {
   return std::nullopt;
 }
 
+std::vector<std::string> Database::blob_keys_holding(const std::string& kind, std::string_view bytes) {
+  const auto lock = use();
+  std::vector<std::string> out;
+  if (!detail::has_table(db_, "blobs")) return out;
+  Statement s(db_, "SELECT DISTINCT key FROM blobs WHERE kind = ? AND bytes = ? ORDER BY key");
+  s.bind(1, kind).bind_bytes(2, bytes);
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
 std::vector<Database::BlobSummary> Database::blobs() {
   const auto lock = use();
   std::vector<BlobSummary> out;

@@ -61,6 +61,17 @@ if(NOT named_matched EQUAL -1)
   message(FATAL_ERROR "the entry that matched a loop was warned about:\n${err}")
 endif()
 
+# The names a report printed find their loops in the store: db show accepts them.
+set(ENV{AUTOSCHED_DB} ${WORK}/named.db)
+run(0 ${CLI} run --schedule auto --report-file ${WORK}/named.txt -- ${PROGRAM})
+run(0 ${CLI} db show "${where} in ${name}")
+expect("${out}" "\n  loop omp:${name}@[^\n]+\n  name ${where_re} in ${name} \\(as the drop-in's report printed it\\)\n")
+run(0 ${CLI} db list)
+if(out MATCHES "loop-name")
+  message(FATAL_ERROR "db list shows the drop-in's names as blobs:\n${out}")
+endif()
+set(ENV{AUTOSCHED_DB} off)
+
 # The loops reach the store under their ids, so a second run warm-starts.
 set(ENV{AUTOSCHED_DB} ${WORK}/store.db)
 run(0 ${CLI} run --schedule auto -- ${PROGRAM})

@@ -74,7 +74,11 @@ void list(const Options& o) {
                   static_cast<long long>(r.bytes), r.updated_at.c_str());
     }
   }
-  const auto blobs = db->blobs();
+  // The drop-in's loop names are shown with their points (db show), not as blobs.
+  std::vector<Database::BlobSummary> blobs;
+  for (auto& b : db->blobs()) {
+    if (b.key.kind != "loop-name") blobs.push_back(std::move(b));
+  }
   if (!blobs.empty()) {
     std::printf("\n%-12s %-40s %8s  %s\n", "blob kind", "key", "bytes", "updated");
     for (const auto& b : blobs) {
@@ -122,11 +126,18 @@ std::string readable_state(const std::string& portfolio, const std::string& sele
 void show(const Options& o) {
   auto db = open_store(o);
   int shown = 0;
+  // A readable name the drop-in's report printed stands for its loop's id.
+  std::set<std::string> ids;
+  for (const std::string& id : db->blob_keys_holding("loop-name", o.point)) ids.insert(id);
   for (const auto& p : db->points()) {
-    if (p.name != o.point && p.loop != o.point) continue;
+    if (p.name != o.point && p.loop != o.point && ids.count(p.loop) == 0) continue;
     ++shown;
-    std::printf("%s\n  loop %s, N bucket %d (N < 2^%d), %d threads\n  system %s\n  portfolio %s\n", p.name.c_str(),
-                p.loop.c_str(), p.bucket, p.bucket, p.p, p.fingerprint.c_str(), p.portfolio.c_str());
+    std::printf("%s\n  loop %s, N bucket %d (N < 2^%d), %d threads\n", p.name.c_str(), p.loop.c_str(), p.bucket,
+                p.bucket, p.p);
+    if (const auto name = db->load_blob({"loop-name", p.loop, p.fingerprint})) {
+      std::printf("  name %s (as the drop-in's report printed it)\n", name->c_str());
+    }
+    std::printf("  system %s\n  portfolio %s\n", p.fingerprint.c_str(), p.portfolio.c_str());
     std::printf("  %lld instances, %lld explored\n\n", static_cast<long long>(p.instances),
                 static_cast<long long>(p.explored));
     std::printf("  %-16s %9s %12s %12s %9s\n", "arm", "instances", "mean ms", "min ms", "mean LIB");
