@@ -24,14 +24,8 @@ while [[ ${1:-} == --* ]]; do
   esac
 done
 out=${1:-build/campaign-v2}
-[[ -x build/release/bin/autosched ]] || { echo "auto-v2-campaign: build/release/bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }
-bin=$(mktemp -d)
-copy=$bin
-trap 'rm -rf "$copy"' EXIT
-# The tool's layout with it: bin/autosched finds its helpers in ../libexec/autosched.
-cp -r build/release/bin "$bin/bin"
-cp -r build/release/libexec "$bin/libexec"
-bin=$bin/bin
+source bench/campaigns/copy_build.sh
+copy_release_build auto-v2-campaign
 "$bin/autosched" bench --apps all --references none --methods 'auto;ExhaustiveSel+exp' --warm auto \
   --reps "$reps" --steps 200 --threads 2 --out "$out" "${resume[@]}"
 "$bin/autosched" report "$out" --plot "Oracle;auto;ExhaustiveSel+exp"

@@ -11,14 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-build/campaign-v2-stream}
-[[ -x build/release/bin/autosched ]] || { echo "stream-triad-campaign: build/release/bin/autosched missing; run ./scripts/setup.sh first" >&2; exit 1; }
-bin=$(mktemp -d)
-copy=$bin
-trap 'rm -rf "$copy"' EXIT
-# The tool's layout with it: bin/autosched finds its helpers in ../libexec/autosched.
-cp -r build/release/bin "$bin/bin"
-cp -r build/release/libexec "$bin/libexec"
-bin=$bin/bin
+source bench/campaigns/copy_build.sh
+copy_release_build stream-triad-campaign
 arms='static,tss,auto-llvm,guided-llvm,mfac2,awf-b,awf-c,awf-d,awf-e,maf'
 arms+=',static+exp,ss+exp,tss+exp,auto-llvm+exp,guided-llvm+exp,mfac2+exp,static-steal+exp'
 arms+=',awf-b+exp,awf-c+exp,awf-d+exp,awf-e+exp,maf+exp'
