@@ -8,7 +8,7 @@
 # (`autosched run --report`); a task graph simulated and run for real
 # (`autosched dag`); last, the demo campaign: two apps under the 24 Oracle arms, the
 # OpenMP references, ExhaustiveSel, Q-Learn and auto, one repetition, with its
-# table and pictures (build/demo). About three minutes on 2 cores. Run after
+# table and pictures (build/demo). About four minutes on 2 cores. Run after
 # scripts/setup.sh (or the build-only commands of the README).
 set -euo pipefail
 cd "$(dirname "$0")/.."

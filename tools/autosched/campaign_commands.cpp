@@ -197,7 +197,7 @@ void add_campaign_commands(CLI::App& app) {
   auto demo = std::make_shared<BenchOptions>();
   demo->apps = "mandelbrot,triangle-count";
   demo->methods = "ExhaustiveSel;QLearn-LT;auto";
-  // Short by default (about three minutes on 2 cores): one repetition of
+  // Short by default (about four minutes on 2 cores): one repetition of
   // 60 steps. One repetition measures each process's luck as much as the
   // choices (auto 1.9-11.3% over nine one-repetition demos of the same
   // selector, the best fixed arm 0.9-6.9%), which the demo says; --reps 3
