@@ -60,6 +60,12 @@ if(TARGET autosched_mpi)  # optional component
     # What the steal-ratio selector includes.
     select/ucb_selector.hpp select/cost_bandit.hpp select/coverage_sweep.hpp core/running_stats.hpp)
 endif()
+if(TARGET autosched_dag_exec)  # optional component
+  list(APPEND autosched_installed_headers dag/executor.hpp dag/tiled_factorization.hpp)
+endif()
+if(TARGET autosched_dag_starpu)  # optional component
+  list(APPEND autosched_installed_headers dag/starpu/scheduler_policy.hpp dag/starpu/starpu_runner.hpp)
+endif()
 if(TARGET autosched_mpi_fortran)  # optional component: its module file, compiler-specific
   install(FILES ${autosched_fortran_module_dir}/autosched_mpi.mod
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/autosched/fortran)
@@ -73,6 +79,34 @@ install(FILES ${PROJECT_BINARY_DIR}/include/autosched/core/version.hpp
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/autosched)
 install(EXPORT autoschedTargets NAMESPACE autosched:: DESTINATION ${config_dir})
+# The task graphs' optional parts, each an export file of its own that the
+# config reads only when its component is asked for (their private links
+# name pkg-config targets the config must make first).
+set(AUTOSCHED_PACKAGE_DAG_EXEC FALSE)
+set(AUTOSCHED_PACKAGE_DAG_EXEC_CUDA FALSE)
+set(AUTOSCHED_PACKAGE_DAG_STARPU FALSE)
+set(AUTOSCHED_PACKAGE_BLAS_MODULE "")
+foreach(part dag_exec dag_starpu)
+  if(TARGET autosched_${part})
+    install(TARGETS autosched_${part} EXPORT autosched_${part}_targets
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+      INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+    install(EXPORT autosched_${part}_targets NAMESPACE autosched:: FILE autosched-${part}-targets.cmake
+      DESTINATION ${config_dir})
+  endif()
+endforeach()
+if(TARGET autosched_dag_exec)
+  set(AUTOSCHED_PACKAGE_DAG_EXEC TRUE)
+  set(AUTOSCHED_PACKAGE_DAG_EXEC_CUDA ${AUTOSCHED_CUDA_FOUND})
+  set(AUTOSCHED_PACKAGE_BLAS_MODULE cblas)
+  if(AUTOSCHED_OPENBLAS_FOUND)
+    set(AUTOSCHED_PACKAGE_BLAS_MODULE openblas)
+  endif()
+endif()
+if(TARGET autosched_dag_starpu)
+  set(AUTOSCHED_PACKAGE_DAG_STARPU TRUE)
+endif()
 if(mpi_layers)
   install(EXPORT autoschedMpiTargets NAMESPACE autosched:: DESTINATION ${config_dir})
 endif()

@@ -147,6 +147,34 @@ foreach(f ${package_files})
   endif()
 endforeach()
 
+# The task graphs' optional parts as components: the executor factorises and
+# verifies a small matrix; StarPU's policies are listed through dag_starpu.
+if(DAG_SOURCE_DIR)
+  configure_and_build(dag ${DAG_SOURCE_DIR})
+  execute_process(COMMAND ${WORK_DIR}/dag/factorise RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc OR NOT out MATCHES "verified")
+    message(FATAL_ERROR "the dag_exec consumer failed (${rc}):\n${out}${err}")
+  endif()
+  if(DAG_LEARN)
+    if(NOT EXISTS ${WORK_DIR}/dag/dag_learn_plugin.txt)
+      message(FATAL_ERROR "the dag_learn component was not found in the installed package")
+    endif()
+    file(READ ${WORK_DIR}/dag/dag_learn_plugin.txt plugin)
+    if(NOT EXISTS "${plugin}")
+      message(FATAL_ERROR "dag_learn names ${plugin}, which does not exist")
+    endif()
+  endif()
+  if(DAG_STARPU)
+    if(NOT EXISTS ${WORK_DIR}/dag/starpu_policies)
+      message(FATAL_ERROR "the dag_starpu component was not found in the installed package")
+    endif()
+    execute_process(COMMAND ${WORK_DIR}/dag/starpu_policies RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(rc)
+      message(FATAL_ERROR "the dag_starpu consumer failed (${rc}):\n${out}${err}")
+    endif()
+  endif()
+endif()
+
 # The MPI examples in C and Fortran, built against the installed package and
 # run with 4 ranks. The Fortran one is expected whenever the package holds
 # the Fortran module.
