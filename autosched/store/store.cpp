@@ -4,6 +4,9 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/store/detail/sqlite_statement.hpp>
+
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
@@ -74,8 +77,9 @@ Store* Store::instance() {
       try {
         s = new Store(*path, Database::Access::use);  // lives as long as the process: the writer uses it at exit
       } catch (const Error& e) {
-        // Permissions allowed it but the system did not (a read-only mount).
-        if (std::string(e.what()).find("readonly database") == std::string::npos) throw;
+        // Permissions allowed it but the system did not (a read-only mount):
+        // SQLite's own code for it, as the database's open reads it.
+        if (detail::last_sqlite_failure() != SQLITE_READONLY) throw;
         auto* ro = new Store(*path, Database::Access::read_only);
         say_read_only(*path, "the file system refused a write");
         return ro;
