@@ -102,19 +102,31 @@ bool alive(pid_t pid) {
   return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] != 'Z';
 }
 
-/// Forks and execs `command`; an exec failure comes back through a
-/// close-on-exec pipe and is thrown here, naming the program.
+/// Forks and execs `command`, and records the child in child_pid; an exec
+/// failure comes back through a close-on-exec pipe and is thrown here,
+/// naming the program. SIGINT/SIGTERM stay blocked until child_pid is set:
+/// the program may print and be signalled before the exec is confirmed, and
+/// a signal taken in that window was lost (the program ran to its end).
 pid_t launch(std::vector<std::string> command) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) detail::throw_error(std::string("pin: pipe: ") + std::strerror(errno));
   std::vector<char*> argv;
   for (std::string& a : command) argv.push_back(a.data());
   argv.push_back(nullptr);
+  sigset_t forwarded, before;
+  sigemptyset(&forwarded);
+  sigaddset(&forwarded, SIGINT);
+  sigaddset(&forwarded, SIGTERM);
+  sigprocmask(SIG_BLOCK, &forwarded, &before);
   const pid_t parent = getpid();
   const pid_t child = fork();
-  if (child < 0) detail::throw_error(std::string("pin: fork: ") + std::strerror(errno));
+  if (child < 0) {
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+    detail::throw_error(std::string("pin: fork: ") + std::strerror(errno));
+  }
   if (child == 0) {
     close(fds[0]);
+    sigprocmask(SIG_SETMASK, &before, nullptr);  // the program gets its signals as usual
     // The program dies with `pin` (SIGTERM when pin is killed, even by
     // SIGKILL): without it, killing pin left the program running, unwatched.
     // The parent may have gone between fork and prctl: then go at once.
@@ -128,6 +140,8 @@ pid_t launch(std::vector<std::string> command) {
   int e = 0;
   const ssize_t got = read(fds[0], &e, sizeof e);
   close(fds[0]);
+  if (got != static_cast<ssize_t>(sizeof e)) child_pid = child;
+  sigprocmask(SIG_SETMASK, &before, nullptr);  // a signal that came meanwhile is forwarded now
   if (got == static_cast<ssize_t>(sizeof e)) {
     waitpid(child, nullptr, 0);
     throw LaunchFailure("pin: cannot start '" + command.front() + "': " + std::strerror(e), e);
@@ -187,7 +201,6 @@ int run_pin(const PinOptions& o, std::vector<std::string> command) {
   pid_t target = static_cast<pid_t>(o.pid);
   if (target == 0) {
     target = launch(command);
-    child_pid = target;
   }
   pin::Manager manager(manager_options(o, target));
   manager.start();
