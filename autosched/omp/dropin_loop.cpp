@@ -39,21 +39,32 @@ Counters& counters() {
 
 /// The drop-in's switches, read once.
 struct Settings {
-  bool enabled = true;   ///< AUTOSCHED_OMP (default on)
-  bool all_loops = false;  ///< AUTOSCHED_OMP_LOOPS=all
+  bool enabled = true;        ///< AUTOSCHED_OMP (default on)
+  bool all_loops = false;     ///< AUTOSCHED_OMP_LOOPS names all: dynamic and guided loops too
+  bool static_loops = false;  ///< AUTOSCHED_OMP_LOOPS names static: libomp's static loops too
 };
 
+/// AUTOSCHED_OMP_LOOPS: a comma-separated list of runtime (always taken),
+/// all and static; a word it does not know is warned about and skipped.
 [[gnu::noinline, gnu::cold]] Settings read_settings() {
   Settings out;
   out.enabled = environment::flag("AUTOSCHED_OMP", true);
   if (auto loops = environment::get("AUTOSCHED_OMP_LOOPS")) {
-    const std::string v = text::lower(text::trim(*loops));
-    if (v == "all") {
-      out.all_loops = true;
-    } else if (v != "runtime" && !v.empty()) {
-      detail::warn(text::bad_value("AUTOSCHED_OMP_LOOPS", *loops,
-                                   "runtime (schedule(runtime) loops, the default) or all (also dynamic and "
-                                   "guided loops); using runtime"));
+    std::string_view rest = *loops;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const std::string word = text::lower(text::trim(rest.substr(0, comma)));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      if (word == "all") {
+        out.all_loops = true;
+      } else if (word == "static") {
+        out.static_loops = true;
+      } else if (word != "runtime" && !word.empty()) {
+        detail::warn(text::bad_value("AUTOSCHED_OMP_LOOPS", *loops,
+                                     "a comma-separated list of runtime (schedule(runtime) loops, always taken), "
+                                     "all (also dynamic and guided loops) and static (also the static loops of "
+                                     "libomp-ABI programs); '" + word + "' is skipped"));
+      }
     }
   }
   return out;
@@ -166,6 +177,8 @@ const char* describe(ForwardReason reason) noexcept {
     case ForwardReason::ordered: return "ordered or doacross loop (its order protocol stays with the runtime)";
     case ForwardReason::other_kind: return "schedule kind the program fixed (static, auto, static_steal, ...)";
     case ForwardReason::forked_child: return "in a child process forked while the program ran loops";
+    case ForwardReason::static_kind:
+      return "static loop of a kind left to the runtime (chunked, ordered, distribute, sections, inside teams)";
     case ForwardReason::count_: break;
   }
   return "?";
@@ -186,6 +199,12 @@ bool takes(AskedKind asked) noexcept {
   return asked == AskedKind::runtime || settings().all_loops;
 }
 
+bool takes_static() noexcept {
+  if (in_forked_child()) [[unlikely]] return false;  // before settings(): its first call takes a lock
+  const Settings& s = settings();
+  return s.enabled && s.static_loops;
+}
+
 void note_region() noexcept { counters().regions.fetch_add(1, std::memory_order_relaxed); }
 
 void forward(ForwardReason reason) noexcept {
@@ -197,7 +216,8 @@ void forward(ForwardReason reason) noexcept {
   // guided without --loops all, AUTOSCHED_OMP=off) are in the report.
   if (reason == ForwardReason::forked_child) return say_forked_child_once();  // never detail::warn: its lock
   const bool chosen = reason == ForwardReason::not_runtime || reason == ForwardReason::disabled ||
-                      reason == ForwardReason::ordered || reason == ForwardReason::other_kind;
+                      reason == ForwardReason::ordered || reason == ForwardReason::other_kind ||
+                      reason == ForwardReason::static_kind;
   if (first && !chosen) {
     try {
       detail::warn(std::string("autosched-omp: a loop goes to the OpenMP runtime unscheduled: ") + describe(reason) +

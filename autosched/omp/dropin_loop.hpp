@@ -29,6 +29,7 @@ enum class ForwardReason : std::uint8_t {
   ordered,             ///< an `ordered` loop: its chunks must follow the runtime's order protocol
   other_kind,          ///< a dispatcher kind the drop-in never takes (static, auto, static_steal, …)
   forked_child,        ///< in a child forked while the drop-in was in use (core/forked_child.hpp)
+  static_kind,         ///< with AUTOSCHED_OMP_LOOPS=static: a static kind other than plain kmp_sch_static
   count_,
 };
 const char* describe(ForwardReason reason) noexcept;
@@ -52,6 +53,9 @@ bool refused(const LoopCall& call, ForwardReason& reason) noexcept;
 
 /// Whether the drop-in takes loops of kind `asked` (AUTOSCHED_OMP_LOOPS).
 bool takes(AskedKind asked) noexcept;
+/// Whether it takes libomp's static loops (AUTOSCHED_OMP_LOOPS names static,
+/// the drop-in is on, and this is not a forked child): static_loops.hpp.
+bool takes_static() noexcept;
 
 /// Called by every thread of the team at the loop's start. True: the thread's
 /// TeamState now holds the loop; false: it was counted as forwarded and the

@@ -9,13 +9,16 @@
 /// it returns 0; there is no end call (fini is for `ordered` loops, which are
 /// never taken), so a taken loop ends for a thread at its last next.
 
+#include <autosched/core/clock.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 #include <autosched/omp/real_runtime.hpp>
+#include <autosched/omp/static_loops.hpp>
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <limits>
 
 #define AUTOSCHED_OMP_EXPORT extern "C" __attribute__((visibility("default")))
 #define AUTOSCHED_CALL_SITE __builtin_return_address(0)
@@ -206,11 +209,13 @@ namespace {
 using Microtask = void (*)(kmp_int32*, kmp_int32*, ...);
 
 /// The region's outlined function and its shared arguments, behind the
-/// trampoline every thread of the team runs.
+/// trampoline every thread of the team runs, and the static loops the region
+/// instance met (learned from when the frame goes, after the join).
 struct ForkFrame {
   Microtask microtask;
   kmp_int32 argc;
   void** args;
+  RegionStatics statics;
 };
 
 constexpr int max_direct_args = 16;
@@ -276,7 +281,124 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
   va_start(ap, microtask);
   for (kmp_int32 i = 0; i < argc; ++i) args[i] = va_arg(ap, void*);
   va_end(ap);
-  ForkFrame frame{microtask, argc, args};
-  real_fork(loc, 1, reinterpret_cast<Microtask>(&run_region), &frame);
+  {
+    ForkFrame frame{microtask, argc, args, RegionStatics(reinterpret_cast<const void*>(microtask))};
+    real_fork(loc, 1, reinterpret_cast<Microtask>(&run_region), &frame);
+  }
   if (args != inline_args) std::free(args);
+}
+
+// ---- static loops (AUTOSCHED_OMP_LOOPS=static, static_loops.hpp) -------------
+
+namespace {
+
+/// libomp's plain static kind (no chunk), and ident_t's flag of a loop (as
+/// opposed to sections and distribute, which call the same entry).
+constexpr kmp_int32 sch_static = 34;
+constexpr kmp_int32 ident_work_loop = 0x200;
+
+template <class T, class S>
+using StaticInit = void(Ident*, kmp_int32, kmp_int32, kmp_int32*, T*, T*, S*, S, S);
+
+/// Where a static loop the drop-in takes stands for the runtime: a taken
+/// loop's thread gets the block [b, e) of indices of its team's partition,
+/// in the loop's integer type, as libomp's unchunked static would report it:
+/// inclusive bounds, stride = the trip count, lastiter on the block holding
+/// the final iteration, and an empty block as lower = upper + incr (the
+/// compiled code then skips the body).
+template <class T, class S>
+void give_block(std::int64_t b, std::int64_t e, u64 n, kmp_int32* plastiter, T* plower, T* pupper, S* pstride,
+                S incr) noexcept {
+  const u64 first = static_cast<u64>(*plower);
+  const u64 step = static_cast<u64>(static_cast<std::int64_t>(incr));
+  if (e > b) {
+    *plower = static_cast<T>(first + static_cast<u64>(b) * step);
+    *pupper = static_cast<T>(first + static_cast<u64>(e - 1) * step);
+  } else {
+    *plower = static_cast<T>(static_cast<u64>(*pupper) + step);
+  }
+  if (plastiter != nullptr) *plastiter = e > b && static_cast<u64>(e) == n ? 1 : 0;
+  *pstride = static_cast<S>(n);
+}
+
+/// The index range [begin, end) of the block the runtime gave this thread.
+template <class T, class S>
+void note_runtime_block(StaticSlot& s, int tid, u64 first, T lower, T upper, S incr) noexcept {
+  const u64 got = count(lower, upper, incr);
+  if (got == 0) return;  // an empty block: begin = end = 0
+  const u64 offset = incr > 0 ? static_cast<u64>(lower) - first : first - static_cast<u64>(lower);
+  const u64 magnitude = incr > 0 ? static_cast<u64>(incr) : 0 - static_cast<u64>(static_cast<std::int64_t>(incr));
+  s.begin[tid] = static_cast<std::int64_t>(offset / magnitude);
+  s.end[tid] = s.begin[tid] + static_cast<std::int64_t>(got);
+}
+
+template <class T, class S>
+void static_init(StaticInit<T, S>* real_init, Ident* loc, kmp_int32 gtid, kmp_int32 schedtype, kmp_int32* plastiter,
+                 T* plower, T* pupper, S* pstride, S incr, S chunk) noexcept {
+  using Count = int();
+  static Count* const num_threads = real<Count>("omp_get_num_threads");
+  static Count* const thread_num = real<Count>("omp_get_thread_num");
+  static Count* const num_teams = real<Count>("omp_get_num_teams");
+  TeamState& ts = current_team();
+  ts.static_slot = nullptr;
+  if (schedtype != sch_static || loc == nullptr || (loc->flags & ident_work_loop) == 0 ||
+      (num_teams != nullptr && num_teams() > 1)) {
+    forward(ForwardReason::static_kind);
+    return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  }
+  const u64 n = count(*plower, *pupper, incr);
+  const int p = num_threads();
+  // An empty loop or a team of one: nothing to divide.
+  if (n == 0 || p <= 1) return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  if (ts.team == nullptr || n > static_cast<u64>(std::numeric_limits<std::int64_t>::max())) {
+    forward(ts.team == nullptr ? ForwardReason::unknown_team : ForwardReason::too_many_iterations);
+    return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  }
+  const int tid = thread_num();
+  auto* frame = static_cast<ForkFrame*>(const_cast<void*>(ts.team));
+  StaticSlot* s = tid >= 0 && tid < p ? frame->statics.slot(static_cast<std::int64_t>(n), p) : nullptr;
+  if (s == nullptr) return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  const u64 first = static_cast<u64>(*plower);
+  if (s->blocks) {
+    const std::int64_t b = (*s->blocks)[tid], e = (*s->blocks)[tid + 1];
+    give_block(b, e, n, plastiter, plower, pupper, pstride, incr);
+    s->begin[tid] = b;
+    s->end[tid] = e;
+  } else {
+    real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+    note_runtime_block(*s, tid, first, *plower, *pupper, incr);
+  }
+  ts.static_slot = s;
+  ts.static_tid = tid;
+  ts.static_native = !s->blocks.has_value();
+  ts.static_start_ns = autosched::now_ns();
+}
+
+}  // namespace
+
+#define AUTOSCHED_OMP_STATIC_INIT(suffix, T, S)                                                                  \
+  AUTOSCHED_OMP_EXPORT void __kmpc_for_static_init_##suffix(Ident* loc, kmp_int32 gtid, kmp_int32 schedtype,   \
+                                                            kmp_int32* plastiter, T* plower, T* pupper,         \
+                                                            S* pstride, S incr, S chunk) {                      \
+    static StaticInit<T, S>* const real_init = real<StaticInit<T, S>>("__kmpc_for_static_init_" #suffix);        \
+    if (!takes_static()) [[likely]]                                                                              \
+      return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);                   \
+    static_init<T, S>(real_init, loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);        \
+  }
+
+AUTOSCHED_OMP_STATIC_INIT(4, std::int32_t, std::int32_t)
+AUTOSCHED_OMP_STATIC_INIT(4u, std::uint32_t, std::int32_t)
+AUTOSCHED_OMP_STATIC_INIT(8, std::int64_t, std::int64_t)
+AUTOSCHED_OMP_STATIC_INIT(8u, std::uint64_t, std::int64_t)
+
+AUTOSCHED_OMP_EXPORT void __kmpc_for_static_fini(Ident* loc, kmp_int32 gtid) {
+  using Fini = void(Ident*, kmp_int32);
+  static Fini* const real_fini = real<Fini>("__kmpc_for_static_fini");
+  if (TeamState* ts = thread_state::current; ts != nullptr && ts->static_slot != nullptr) {
+    StaticSlot* s = ts->static_slot;
+    ts->static_slot = nullptr;
+    s->ns[ts->static_tid] += autosched::now_ns() - ts->static_start_ns;
+    if (!ts->static_native) return;  // the runtime's init never saw this loop
+  }
+  real_fini(loc, gtid);
 }

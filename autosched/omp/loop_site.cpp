@@ -429,6 +429,17 @@ SiteStats LoopSite::stats() const {
   return s;
 }
 
+namespace {
+/// "omp:<module>@<build-id or size>+0x<offset>".
+std::string id_of(const ModulePlace& m) {
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "+0x%zx", static_cast<std::size_t>(m.offset));
+  return "omp:" + basename_of(m.path) + "@" + module_key(m) + offset;
+}
+}  // namespace
+
+std::string code_id(const void* address) { return id_of(module_of(address)); }
+
 LoopSite& loop_site(const void* return_address, const char* source, Runtime runtime, AskedKind asked,
                     long asked_chunk) {
   // A site met before is found without lock or allocation.
@@ -438,10 +449,8 @@ LoopSite& loop_site(const void* return_address, const char* source, Runtime runt
   LoopSite*& site = r.by_address[return_address];
   if (site == nullptr) {
     const ModulePlace m = module_of(return_address);
-    char offset[32];
-    std::snprintf(offset, sizeof offset, "+0x%zx", static_cast<std::size_t>(m.offset));
     const std::string module = basename_of(m.path);
-    const std::string id = "omp:" + module + "@" + module_key(m) + offset;
+    const std::string id = id_of(m);
     SitePlace place{return_address, m.path, module, m.offset, source_of(source)};
     // The same id from another address cannot happen (one module, one
     // offset), but a second site must never share a record: reuse it.

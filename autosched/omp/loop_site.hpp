@@ -148,6 +148,10 @@ LoopSite* find_site(std::string_view id);
 LoopSite* site_of_loop(const char* loop_name) noexcept;
 /// Every site so far, in the order they were first called.
 std::vector<LoopSite*> all_sites();
+
+/// The id of the code at `address` in the form loop ids take
+/// ("omp:solver@3fa2c19b07d1+0x1a2c"): a parallel region's outlined function.
+std::string code_id(const void* address);
 /// Sites that closed an instance, and their instances and chunks, summed
 /// without allocating (autosched_omp_get_counts may run between loops).
 struct SiteTotals {

@@ -6,6 +6,7 @@
 #include <autosched/core/forked_child.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 #include <autosched/omp/loop_site.hpp>
+#include <autosched/omp/static_loops.hpp>
 #include <autosched/session/session.hpp>
 #include <autosched/store/store.hpp>
 
@@ -43,6 +44,45 @@ std::string launcher_rank() {
 /// empty table over (or beside) the program's would bury the one that counts.
 bool worth_reporting(const Counts& c) { return c.loops > 0 || c.regions > 0 || c.forwarded > 0; }
 
+/// "0.71/0.29": each thread's share of the iterations.
+std::string shares(const BlockBounds& b) {
+  std::string out;
+  const double n = static_cast<double>(b.back());
+  for (std::size_t t = 0; t + 1 < b.size(); ++t) {
+    char one[16];
+    std::snprintf(one, sizeof one, "%s%.2f", t == 0 ? "" : "/", n > 0 ? static_cast<double>(b[t + 1] - b[t]) / n : 0.0);
+    out += one;
+  }
+  return out;
+}
+
+/// The static loops taken with AUTOSCHED_OMP_LOOPS=static: per partition
+/// (parallel region, trip count, team), the split it ended on and the time
+/// saved against the even split measured in the same run.
+void write_static_plans(std::FILE* out) {
+  const std::vector<StaticPlanReport> plans = static_plans();
+  if (plans.empty()) return;
+  std::fprintf(out, "autosched-omp: static loops (--loops static), per parallel region and trip count:\n");
+  std::fprintf(out, "%-10s %4s %9s  %-10s %-24s %10s %10s %10s\n", "n", "team", "instances", "state", "split",
+               "even ms", "learned ms", "saved ms");
+  for (const StaticPlanReport& r : plans) {
+    char learned[32] = "-", saved[32] = "-";
+    if (r.learned_instances > 0) {
+      std::snprintf(learned, sizeof learned, "%.3f", r.learned_mean_ms);
+      // Against the even split's median instance, measured in this process.
+      if (r.even_ms > 0)
+        std::snprintf(saved, sizeof saved, "%.1f",
+                      (r.even_ms - r.learned_mean_ms) * static_cast<double>(r.learned_instances));
+    }
+    char even[32] = "-";
+    if (r.even_ms > 0) std::snprintf(even, sizeof even, "%.3f", r.even_ms);
+    std::fprintf(out, "%-10lld %4d %9lld  %-10s %-24s %10s %10s %10s\n", static_cast<long long>(r.n), r.p,
+                 static_cast<long long>(r.instances), to_string(r.phase), shares(r.blocks).c_str(), even, learned,
+                 saved);
+    std::fprintf(out, "    region %s%s\n", r.region.c_str(), r.resumed ? " (resumed from the store)" : "");
+  }
+}
+
 }  // namespace
 
 std::string report_path(const std::string& pattern) {
@@ -78,16 +118,17 @@ void write_report(std::FILE* out) {
   std::fprintf(out, "autosched-omp: %llu loop(s) scheduled, %llu instance(s), %llu chunk(s)\n",
                static_cast<unsigned long long>(c.loops), static_cast<unsigned long long>(c.instances),
                static_cast<unsigned long long>(c.chunks));
-  if (c.loops == 0) {
+  if (c.loops == 0 && static_plans().empty()) {
     // The usual surprise: loops without a schedule clause (or static ones)
     // are divided by the compiler's code and never call the runtime.
     std::fprintf(out,
                  "autosched-omp: %llu parallel region(s) ran and none handed a loop to the drop-in: it takes loops "
                  "with schedule(runtime), and with --loops all (AUTOSCHED_OMP_LOOPS=all) schedule(dynamic) and "
                  "schedule(guided) too; a loop with no schedule clause or schedule(static) is divided by the "
-                 "compiler's code and never asks (docs/dropin.md)\n",
+                 "compiler's code and never asks, except in programs built by clang (LLVM's OpenMP ABI) with "
+                 "--loops static (docs/dropin.md)\n",
                  static_cast<unsigned long long>(c.regions));
-  } else {
+  } else if (c.loops > 0) {
     std::fprintf(out, "%-36s %9s  %-22s %10s %8s  %s\n", "loop", "instances", "chosen arm", "mean ms", "explored",
                  "runtime's arm");
   }
@@ -118,6 +159,7 @@ void write_report(std::FILE* out) {
                    static_cast<unsigned long long>(s.resumed_instances), s.resumed_points);
     }
   }
+  write_static_plans(out);
   if (c.fallbacks > 0) {
     std::fprintf(out, "autosched-omp: %llu thread entries ran as static blocks (the driver refused the loop; "
                       "see the warnings)\n",

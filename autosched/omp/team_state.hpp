@@ -40,11 +40,19 @@ struct ActiveLoop {
   std::int64_t n = 0;
 };
 
+struct StaticSlot;  // static_loops.hpp
+
 struct TeamState {
   const void* team = nullptr;  ///< the region's frame; nullptr: the implicit state
   std::uint64_t sequence = 0;  ///< loops this thread took in this team so far
   ActiveLoop active;
   TeamState* outer = nullptr;
+  /// A static loop this thread runs for the drop-in (AUTOSCHED_OMP_LOOPS=static),
+  /// from its __kmpc_for_static_init to its __kmpc_for_static_fini.
+  StaticSlot* static_slot = nullptr;
+  std::int64_t static_start_ns = 0;
+  int static_tid = 0;
+  bool static_native = false;  ///< the runtime split it (its fini is the runtime's too)
 };
 
 namespace thread_state {

@@ -97,8 +97,21 @@ void add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   run->add_option("--schedule", options->schedule,
                   "schedule of every taken loop (default: AUTOSCHED_SCHEDULE, OMP_SCHEDULE, else auto)");
-  run->add_option("--loops", options->loops, "runtime (schedule(runtime) loops, default) or all (also dynamic, guided)")
-      ->check(CLI::IsMember({"runtime", "all"}));
+  run->add_option("--loops", options->loops,
+                  "runtime (schedule(runtime) loops, default), all (also dynamic, guided), static (also the static "
+                  "and no-clause loops of clang-built programs, balanced by learned blocks) or a comma-separated "
+                  "list (all,static)")
+      ->check([](const std::string& value) -> std::string {
+        std::string rest = value;
+        while (true) {
+          const auto comma = rest.find(',');
+          const std::string word = rest.substr(0, comma);
+          if (word != "runtime" && word != "all" && word != "static")
+            return "'" + word + "' is not one of runtime, all, static";
+          if (comma == std::string::npos) return {};
+          rest = rest.substr(comma + 1);
+        }
+      });
   run->add_flag("--report", options->report_flag, "at exit, a table per loop on stderr");
   run->add_option("--report-file", options->report,
                   "the same tables in FILE, a section per process that ran OpenMP (%p: a file per process id, "

@@ -1,0 +1,64 @@
+# The static loops of a libomp-ABI program (AUTOSCHED_OMP_LOOPS=static,
+# docs/dropin.md "Static loops"), on static_abi.c or static_shapes.cpp:
+#   - natively, and under the drop-in without `static`, every check holds and
+#     the drop-in takes no static loop (no "static loops" section);
+#   - with `static` the program's checks hold (coverage, lastiter, chained
+#     nowait mapping, …), its rising-cost loops get uneven blocks ("uneven"
+#     argument), and the report lists the partitions and the kinds left to
+#     the runtime;
+#   - a second run on the same store resumes the partitions;
+#   - an unknown word in AUTOSCHED_OMP_LOOPS is named and skipped.
+# Arguments: PROGRAM DROPIN WORK [KINDS=1: the program runs kinds left to the runtime]
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(pinned OMP_NUM_THREADS=2 --unset=OMP_SCHEDULE --unset=AUTOSCHED_SCHEDULE --unset=AUTOSCHED_SCHEDULE_FOR
+           --unset=AUTOSCHED_OMP --unset=AUTOSCHED_TRACE --unset=AUTOSCHED_OMP_LOOPS)
+
+function(run name)
+  cmake_parse_arguments(ARG "" "" "ENV;ARGS" ${ARGN})
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${pinned} ${ARG_ENV} ${PROGRAM} ${ARG_ARGS}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+  if(NOT rc STREQUAL "0" OR NOT out MATCHES " ok\n")
+    message(FATAL_ERROR "${name}: the program failed (${rc}):\n${out}${err}")
+  endif()
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect name text regex)
+  if(NOT text MATCHES "${regex}")
+    message(FATAL_ERROR "${name}: no match for '${regex}' in:\n${text}")
+  endif()
+endfunction()
+
+run(native)
+run(dropin_without_static ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off AUTOSCHED_OMP_REPORT=${WORK}/off.txt)
+if(EXISTS ${WORK}/off.txt)
+  file(READ ${WORK}/off.txt report)
+  if(report MATCHES "static loops")
+    message(FATAL_ERROR "without AUTOSCHED_OMP_LOOPS=static the drop-in took static loops:\n${report}")
+  endif()
+endif()
+
+set(static ENV LD_PRELOAD=${DROPIN} AUTOSCHED_OMP_LOOPS=static AUTOSCHED_DB=${WORK}/store.db)
+run(cold ${static} AUTOSCHED_OMP_REPORT=${WORK}/cold.txt ARGS uneven)
+file(READ ${WORK}/cold.txt report)
+expect(cold "${report}" "static loops \\(--loops static\\), per parallel region and trip count")
+# A row: trip count, team, instances, state, each thread's share.
+expect(cold "${report}" "\n[0-9]+ +2 +[0-9]+ +(learning|settled) +0\\.[0-9][0-9]/0\\.[0-9][0-9] ")
+expect(cold "${report}" "    region omp:[^ ]+@[0-9a-f]+\\+0x[0-9a-f]+\n")
+if(report MATCHES "resumed from the store")
+  message(FATAL_ERROR "cold: a partition says it resumed from a fresh store:\n${report}")
+endif()
+if(KINDS)
+  expect(cold "${report}" "[0-9]+: static loop of a kind left to the runtime")
+endif()
+
+run(warm ${static} AUTOSCHED_OMP_REPORT=${WORK}/warm.txt ARGS uneven)
+file(READ ${WORK}/warm.txt report)
+expect(warm "${report}" "\\(resumed from the store\\)")
+
+run(word_list ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off AUTOSCHED_OMP_LOOPS=runtime,stattic,static
+    AUTOSCHED_OMP_REPORT=${WORK}/words.txt ARGS uneven)
+expect(word_list "${err}" "AUTOSCHED_OMP_LOOPS.*'stattic' is skipped")
+file(READ ${WORK}/words.txt report)
+expect(word_list "${report}" "static loops \\(--loops static\\)")
