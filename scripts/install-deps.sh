@@ -10,6 +10,8 @@ packages=(
   g++ clang libomp-14-dev libclang-rt-14-dev
   # the drop-in's Fortran test (gfortran 12 emits the same GOMP_* entry points)
   gfortran
+  # the drop-in's static loops in Fortran: flang 16 calls LLVM's OpenMP ABI
+  flang-16
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # command-line tool, persistence

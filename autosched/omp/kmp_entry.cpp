@@ -292,10 +292,11 @@ AUTOSCHED_OMP_EXPORT void __kmpc_fork_call(Ident* loc, kmp_int32 argc, Microtask
 
 namespace {
 
-/// libomp's plain static kind (no chunk), and ident_t's flag of a loop (as
-/// opposed to sections and distribute, which call the same entry).
+/// libomp's plain static kind (no chunk), and ident_t's flags of sections
+/// and distribute, which call the same entry. clang marks a loop with a flag
+/// of its own (0x200); flang 16 marks none, so a loop is what is neither.
 constexpr kmp_int32 sch_static = 34;
-constexpr kmp_int32 ident_work_loop = 0x200;
+constexpr kmp_int32 ident_work_sections = 0x400, ident_work_distribute = 0x800;
 
 template <class T, class S>
 using StaticInit = void(Ident*, kmp_int32, kmp_int32, kmp_int32*, T*, T*, S*, S, S);
@@ -341,7 +342,7 @@ void static_init(StaticInit<T, S>* real_init, Ident* loc, kmp_int32 gtid, kmp_in
   static Count* const num_teams = real<Count>("omp_get_num_teams");
   TeamState& ts = current_team();
   ts.static_slot = nullptr;
-  if (schedtype != sch_static || loc == nullptr || (loc->flags & ident_work_loop) == 0 ||
+  if (schedtype != sch_static || loc == nullptr || (loc->flags & (ident_work_sections | ident_work_distribute)) != 0 ||
       (num_teams != nullptr && num_teams() > 1)) {
     forward(ForwardReason::static_kind);
     return real_init(loc, gtid, schedtype, plastiter, plower, pupper, pstride, incr, chunk);

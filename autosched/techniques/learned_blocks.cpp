@@ -93,8 +93,11 @@ void BlockLearner::observe(const BlockBounds& ran, bool runtime_split, std::span
   const double imbalance = block_imbalance(seconds);
   if (runtime_split) {
     even_makespans_.push_back(makespan);
-    if (even_thread_seconds_.empty()) even_thread_seconds_.assign(seconds.size(), 0.0);
-    for (std::size_t t = 0; t < seconds.size(); ++t) even_thread_seconds_[t] += seconds[t];
+    // Each thread's fastest even instance: a thread that lost its core for a
+    // while measured the wait, not its block (preemption only adds time).
+    if (even_thread_seconds_.empty()) even_thread_seconds_.assign(seconds.begin(), seconds.end());
+    for (std::size_t t = 0; t < seconds.size(); ++t)
+      even_thread_seconds_[t] = std::min(even_thread_seconds_[t], seconds[t]);
     even_ran_ = ran;
     const int wanted = stored_.empty() ? options_.even_instances : 1;
     if (phase_ != Phase::measuring_even || static_cast<int>(even_makespans_.size()) < wanted) return;

@@ -99,7 +99,7 @@ class BlockLearner {
   BlockBounds bounds_;               ///< the learned partition (learning, settled)
   BlockBounds stored_;               ///< a resumed partition, taken up after one even instance
   std::vector<double> even_makespans_;
-  std::vector<double> even_thread_seconds_;  ///< summed over the even instances
+  std::vector<double> even_thread_seconds_;  ///< each thread's fastest even instance
   BlockBounds even_ran_;             ///< the runtime's split, as it ran
   int balanced_in_a_row_ = 0;
   int slower_in_a_row_ = 0;

@@ -13,13 +13,19 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(pinned OMP_NUM_THREADS=2 --unset=OMP_SCHEDULE --unset=AUTOSCHED_SCHEDULE --unset=AUTOSCHED_SCHEDULE_FOR
            --unset=AUTOSCHED_OMP --unset=AUTOSCHED_TRACE --unset=AUTOSCHED_OMP_LOOPS)
+include(${CMAKE_CURRENT_LIST_DIR}/symbolizer_option.cmake)
 
 function(run name)
   cmake_parse_arguments(ARG "" "" "ENV;ARGS" ${ARGN})
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${pinned} ${ARG_ENV} ${PROGRAM} ${ARG_ARGS}
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${pinned} ${ARG_ENV} AUTOSCHED_OMP_REPORT=${WORK}/${name}.txt
+                          ${PROGRAM} ${ARG_ARGS}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
   if(NOT rc STREQUAL "0" OR NOT out MATCHES " ok\n")
-    message(FATAL_ERROR "${name}: the program failed (${rc}):\n${out}${err}")
+    set(report "")
+    if(EXISTS ${WORK}/${name}.txt)
+      file(READ ${WORK}/${name}.txt report)
+    endif()
+    message(FATAL_ERROR "${name}: the program failed (${rc}):\n${out}${err}\nIts report:\n${report}")
   endif()
   set(err "${err}" PARENT_SCOPE)
 endfunction()
@@ -31,7 +37,7 @@ function(expect name text regex)
 endfunction()
 
 run(native)
-run(dropin_without_static ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off AUTOSCHED_OMP_REPORT=${WORK}/off.txt)
+run(off ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off)
 if(EXISTS ${WORK}/off.txt)
   file(READ ${WORK}/off.txt report)
   if(report MATCHES "static loops")
@@ -40,7 +46,7 @@ if(EXISTS ${WORK}/off.txt)
 endif()
 
 set(static ENV LD_PRELOAD=${DROPIN} AUTOSCHED_OMP_LOOPS=static AUTOSCHED_DB=${WORK}/store.db)
-run(cold ${static} AUTOSCHED_OMP_REPORT=${WORK}/cold.txt ARGS uneven)
+run(cold ${static} ARGS uneven)
 file(READ ${WORK}/cold.txt report)
 expect(cold "${report}" "static loops \\(--loops static\\), per parallel region and trip count")
 # A row: trip count, team, instances, state, each thread's share.
@@ -53,12 +59,11 @@ if(KINDS)
   expect(cold "${report}" "[0-9]+: static loop of a kind left to the runtime")
 endif()
 
-run(warm ${static} AUTOSCHED_OMP_REPORT=${WORK}/warm.txt ARGS uneven)
+run(warm ${static} ARGS uneven)
 file(READ ${WORK}/warm.txt report)
 expect(warm "${report}" "\\(resumed from the store\\)")
 
-run(word_list ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off AUTOSCHED_OMP_LOOPS=runtime,stattic,static
-    AUTOSCHED_OMP_REPORT=${WORK}/words.txt ARGS uneven)
-expect(word_list "${err}" "AUTOSCHED_OMP_LOOPS.*'stattic' is skipped")
+run(words ENV LD_PRELOAD=${DROPIN} AUTOSCHED_DB=off AUTOSCHED_OMP_LOOPS=runtime,stattic,static ARGS uneven)
+expect(words "${err}" "AUTOSCHED_OMP_LOOPS.*'stattic' is skipped")
 file(READ ${WORK}/words.txt report)
-expect(word_list "${report}" "static loops \\(--loops static\\)")
+expect(words "${report}" "static loops \\(--loops static\\)")

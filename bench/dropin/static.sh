@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Static loops of a clang-built program under `autosched run --loops static`
+# (bench/dropin/static_loops.cpp: a rising-cost loop and a balanced
+# memory-bound triad, no schedule clause, 2 threads), against
+#   native static      the same binary without autosched
+#   runtime arms       the rising loop built with schedule(runtime), run under
+#                      `autosched run --schedule ARM` for each of ARMS; the
+#                      best of them by median is the reference
+# One process per measurement, the configurations alternating within a round
+# (forwards, then backwards); each cell the median over the rounds of the
+# program's own ms inside the loop. Stores off: every run is a cold one.
+# Prints a markdown table and the goals' ratios.
+#
+# Usage: bench/dropin/static.sh [rounds] [steps]   (default 5 rounds, 100 steps)
+# CLANGXX: the compiler (default clang++); AUTOSCHED: the tool (default the
+# release build's); ARMS: the runtime arms (space-separated).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds=${1:-5}
+steps=${2:-100}
+cxx=${CLANGXX:-clang++}
+tool=$(realpath "${AUTOSCHED:-build/release/bin/autosched}")
+read -r -a arms <<<"${ARMS:-static-steal fac2 guided-llvm awf-b mfac2 auto}"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+"$cxx" -std=c++20 -O2 -fopenmp=libomp bench/dropin/static_loops.cpp -o "$scratch/no-clause"
+"$cxx" -std=c++20 -O2 -fopenmp=libomp -DRUNTIME_LOOPS bench/dropin/static_loops.cpp -o "$scratch/runtime"
+export OMP_NUM_THREADS=2 AUTOSCHED_DB=off
+unset OMP_SCHEDULE AUTOSCHED_SCHEDULE AUTOSCHED_SCHEDULE_FOR AUTOSCHED_OMP_LOOPS AUTOSCHED_OMP_REPORT LD_PRELOAD
+
+configs=(native-static dropin-static-loops)
+for a in "${arms[@]}"; do configs+=("arm:$a"); done
+
+# One measurement: "rising_ms triad_ms", or nothing when the run failed.
+measure() {
+  local out
+  case $1 in
+    native-static) out=$("$scratch/no-clause" "$steps") ;;
+    dropin-static-loops) out=$("$tool" run --loops static -- "$scratch/no-clause" "$steps") ;;
+    arm:*) out=$("$tool" run --schedule "${1#arm:}" -- "$scratch/runtime" "$steps") ;;
+  esac || return 0
+  echo "$out" | awk '$1 == "static-bench" && $9 == "ok" {print $3, $5}'
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+declare -A rising triad
+for ((r = 0; r < rounds; ++r)); do
+  order=("${configs[@]}")
+  if ((r % 2)); then
+    order=()
+    for ((i = ${#configs[@]} - 1; i >= 0; --i)); do order+=("${configs[i]}"); done
+  fi
+  for c in "${order[@]}"; do
+    v=$(measure "$c")
+    [[ -z "$v" ]] && continue
+    rising[$c]+=" ${v% *}"
+    triad[$c]+=" ${v#* }"
+  done
+  echo "round $((r + 1)) of $rounds done" >&2
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ratio() { awk -v n="$1" -v d="$2" 'BEGIN {if (n + 0 > 0 && d + 0 > 0) printf "%.3f", n / d; else printf "-"}'; }
+
+echo "\`bench/dropin/static.sh $rounds $steps\` — $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
+echo "$(nproc) cores (load average $load_before before, $load_after after); $("$cxx" --version | head -1); 2 threads;"
+echo "$steps steps a process, $rounds processes a configuration; each cell the median of the program's ms inside the loop."
+echo
+echo "| configuration | rising loop ms | triad ms |"
+echo "|---|---:|---:|"
+declare -A mr mt
+best_arm="" best=""
+for c in "${configs[@]}"; do
+  mr[$c]=$(echo "${rising[$c]:-}" | median)
+  mt[$c]=$(echo "${triad[$c]:-}" | median)
+  echo "| $c | ${mr[$c]:-failed} | ${mt[$c]:-failed} |"
+  if [[ $c == arm:* && -n "${mr[$c]}" ]] && { [[ -z "$best" ]] || awk -v a="${mr[$c]}" -v b="$best" 'BEGIN {exit !(a < b)}'; }; then
+    best=${mr[$c]} best_arm=${c#arm:}
+  fi
+done
+echo
+echo "Goals (ratios of the medians):"
+echo
+echo "| goal | ratio |"
+echo "|---|---:|"
+echo "| rising loop, --loops static / native static (<= 0.80) | $(ratio "${mr[dropin-static-loops]}" "${mr[native-static]}") |"
+echo "| rising loop, --loops static / best runtime arm, $best_arm (<= 1.03) | $(ratio "${mr[dropin-static-loops]}" "$best") |"
+echo "| triad, --loops static / native static (<= 1.01) | $(ratio "${mt[dropin-static-loops]}" "${mt[native-static]}") |"
