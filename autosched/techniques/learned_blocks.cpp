@@ -107,13 +107,15 @@ void BlockLearner::observe(const BlockBounds& ran, bool runtime_split, std::span
       phase_ = Phase::learning;
       return;
     }
-    if (block_imbalance(even_thread_seconds_) < options_.dead_band || even_seconds() < options_.min_seconds) {
+    if (block_imbalance(even_thread_seconds_) < options_.even_band || even_seconds() < options_.min_seconds) {
       // Balanced already, or so short that a clock read is a good part of
       // it: the runtime's split it is.
       phase_ = Phase::even;
       return;
     }
-    bounds_ = damped(even_ran_, equal_cost_blocks(even_ran_, even_thread_seconds_), options_.damping);
+    // The first step is taken whole: the even split's fastest instances are
+    // the best-measured estimate there will be.
+    bounds_ = equal_cost_blocks(even_ran_, even_thread_seconds_);
     phase_ = Phase::learning;
     return;
   }
@@ -131,10 +133,13 @@ void BlockLearner::observe(const BlockBounds& ran, bool runtime_split, std::span
     return;
   }
   if (phase_ == Phase::settled) {
-    // Drift: a settled partition that has become clearly imbalanced learns again.
-    if (imbalance > 3 * options_.dead_band) {
+    // Drift: a settled partition clearly imbalanced twice in a row learns
+    // again (once is a thread that lost its core for a moment).
+    drifting_in_a_row_ = imbalance > options_.drift_band ? drifting_in_a_row_ + 1 : 0;
+    if (drifting_in_a_row_ >= 2) {
       phase_ = Phase::learning;
       balanced_in_a_row_ = 0;
+      drifting_in_a_row_ = 0;
       bounds_ = damped(ran, equal_cost_blocks(ran, seconds), options_.damping);
     }
     return;

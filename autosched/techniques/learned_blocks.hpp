@@ -47,10 +47,12 @@ class BlockLearner {
   };
 
   struct Options {
-    int even_instances = 3;        ///< even-split instances measured first (the guard's reference)
-    double damping = 0.7;          ///< share of the step to the equal-cost bounds taken per instance
-    double dead_band = 0.02;       ///< imbalance below which the partition is not moved
+    int even_instances = 2;        ///< even-split instances measured first (the guard's reference)
+    double even_band = 0.03;       ///< imbalance of the even split below which the loop is not learned
+    double damping = 0.85;         ///< share of the step to the equal-cost bounds taken per learned instance
+    double dead_band = 0.01;       ///< imbalance below which the partition is not moved
     int settle_after = 3;          ///< balanced instances in a row that settle the partition
+    double drift_band = 0.05;      ///< imbalance of a settled partition that, twice in a row, learns again
     int guard_strikes = 3;         ///< learned instances in a row slower than even that end learning
     double min_seconds = 20e-6;    ///< an even instance shorter than this: too short to learn from
   };
@@ -102,6 +104,7 @@ class BlockLearner {
   std::vector<double> even_thread_seconds_;  ///< each thread's fastest even instance
   BlockBounds even_ran_;             ///< the runtime's split, as it ran
   int balanced_in_a_row_ = 0;
+  int drifting_in_a_row_ = 0;
   int slower_in_a_row_ = 0;
   std::int64_t instances_ = 0;
   std::int64_t learned_instances_ = 0;

@@ -8,7 +8,8 @@
 #                      best of them by median is the reference
 # One process per measurement, the configurations alternating within a round
 # (forwards, then backwards); each cell the median over the rounds of the
-# program's own ms inside the loop. Stores off: every run is a cold one.
+# program's own ms inside the loop. Stores off (every run a cold one) except
+# for `dropin-static-loops-warm`, whose store one unmeasured run fills first.
 # Prints a markdown table and the goals' ratios.
 #
 # Usage: bench/dropin/static.sh [rounds] [steps]   (default 5 rounds, 100 steps)
@@ -28,7 +29,7 @@ trap 'rm -rf "$scratch"' EXIT
 export OMP_NUM_THREADS=2 AUTOSCHED_DB=off
 unset OMP_SCHEDULE AUTOSCHED_SCHEDULE AUTOSCHED_SCHEDULE_FOR AUTOSCHED_OMP_LOOPS AUTOSCHED_OMP_REPORT LD_PRELOAD
 
-configs=(native-static dropin-static-loops)
+configs=(native-static dropin-static-loops dropin-static-loops-warm)
 for a in "${arms[@]}"; do configs+=("arm:$a"); done
 
 # One measurement: "rising_ms triad_ms", or nothing when the run failed.
@@ -37,11 +38,14 @@ measure() {
   case $1 in
     native-static) out=$("$scratch/no-clause" "$steps") ;;
     dropin-static-loops) out=$("$tool" run --loops static -- "$scratch/no-clause" "$steps") ;;
+    dropin-static-loops-warm)
+      out=$(AUTOSCHED_DB="$scratch/store.db" "$tool" run --loops static -- "$scratch/no-clause" "$steps") ;;
     arm:*) out=$("$tool" run --schedule "${1#arm:}" -- "$scratch/runtime" "$steps") ;;
   esac || return 0
   echo "$out" | awk '$1 == "static-bench" && $9 == "ok" {print $3, $5}'
 }
 
+AUTOSCHED_DB="$scratch/store.db" "$tool" run --loops static -- "$scratch/no-clause" "$steps" >/dev/null
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A rising triad
 for ((r = 0; r < rounds; ++r)); do
@@ -57,6 +61,24 @@ for ((r = 0; r < rounds; ++r)); do
     triad[$c]+=" ${v#* }"
   done
   echo "round $((r + 1)) of $rounds done" >&2
+done
+# The triad alone (no rising loop before it), 3 times as many rounds: a
+# memory-bound loop's time on a shared machine wanders by several percent.
+declare -A alone
+# `dropin-runtime` is the drop-in without --loops static: the same process
+# conditions (loader, heap) as --loops static, the runtime's own split.
+triad_configs=(native-static dropin-runtime dropin-static-loops)
+for ((r = 0; r < 3 * rounds; ++r)); do
+  order=("${triad_configs[@]}")
+  ((r % 2)) && order=(dropin-static-loops dropin-runtime native-static)
+  for c in "${order[@]}"; do
+    case $c in
+      native-static) out=$("$scratch/no-clause" "$steps" triad) ;;
+      dropin-runtime) out=$("$tool" run -- "$scratch/no-clause" "$steps" triad) ;;
+      dropin-static-loops) out=$("$tool" run --loops static -- "$scratch/no-clause" "$steps" triad) ;;
+    esac || continue
+    alone[$c]+=" $(echo "$out" | awk '$1 == "static-bench" && $9 == "ok" {print $5}')"
+  done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -85,5 +107,12 @@ echo
 echo "| goal | ratio |"
 echo "|---|---:|"
 echo "| rising loop, --loops static / native static (<= 0.80) | $(ratio "${mr[dropin-static-loops]}" "${mr[native-static]}") |"
+echo "| rising loop, --loops static warm / native static (<= 0.80) | $(ratio "${mr[dropin-static-loops-warm]}" "${mr[native-static]}") |"
 echo "| rising loop, --loops static / best runtime arm, $best_arm (<= 1.03) | $(ratio "${mr[dropin-static-loops]}" "$best") |"
+echo "| rising loop, --loops static warm / best runtime arm, $best_arm (<= 1.03) | $(ratio "${mr[dropin-static-loops-warm]}" "$best") |"
 echo "| triad, --loops static / native static (<= 1.01) | $(ratio "${mt[dropin-static-loops]}" "${mt[native-static]}") |"
+echo "| triad, --loops static warm / native static (<= 1.01) | $(ratio "${mt[dropin-static-loops-warm]}" "${mt[native-static]}") |"
+ta=$(echo "${alone[dropin-static-loops]:-}" | median) tn=$(echo "${alone[native-static]:-}" | median)
+tr=$(echo "${alone[dropin-runtime]:-}" | median)
+echo "| triad alone ($((3 * rounds)) rounds: $ta ms / $tn ms), --loops static / native static (<= 1.01) | $(ratio "$ta" "$tn") |"
+echo "| triad alone, --loops static / the drop-in without it ($tr ms) (<= 1.01) | $(ratio "$ta" "$tr") |"
