@@ -99,7 +99,10 @@ void BlockLearner::observe(const BlockBounds& ran, bool runtime_split, std::span
     for (std::size_t t = 0; t < seconds.size(); ++t)
       even_thread_seconds_[t] = std::min(even_thread_seconds_[t], seconds[t]);
     even_ran_ = ran;
-    const int wanted = stored_.empty() ? options_.even_instances : 1;
+    // A clearly imbalanced loop need not measure the even split twice: each
+    // even instance costs it what learning would save.
+    const bool clear = block_imbalance(even_thread_seconds_) > options_.clear_imbalance;
+    const int wanted = stored_.empty() && !clear ? options_.even_instances : 1;
     if (phase_ != Phase::measuring_even || static_cast<int>(even_makespans_.size()) < wanted) return;
     if (!stored_.empty()) {  // a warm start: the stored partition, now that even is measured
       bounds_ = stored_;

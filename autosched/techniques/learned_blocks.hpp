@@ -49,6 +49,7 @@ class BlockLearner {
   struct Options {
     int even_instances = 2;        ///< even-split instances measured first (the guard's reference)
     double even_band = 0.03;       ///< imbalance of the even split below which the loop is not learned
+    double clear_imbalance = 0.10; ///< an even instance this imbalanced starts learning at once
     double damping = 0.85;         ///< share of the step to the equal-cost bounds taken per learned instance
     double dead_band = 0.01;       ///< imbalance below which the partition is not moved
     int settle_after = 3;          ///< balanced instances in a row that settle the partition

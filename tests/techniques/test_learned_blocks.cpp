@@ -56,8 +56,9 @@ TEST(LearnedBlocks, RisingCostConvergesNearTheBestSplit) {
   const std::int64_t n = 10000;
   BlockLearner l(n, 2);
   auto cost = [](std::int64_t i) { return static_cast<double>(i); };
-  run(l, 3, cost);
+  run(l, 1, cost);  // 50% imbalanced: one even instance is enough
   EXPECT_EQ(l.phase(), BlockLearner::Phase::learning);
+  run(l, 2, cost);
   const double even = makespan(block_times(even_blocks(n, 2), cost));
   run(l, 12, cost);
   ASSERT_TRUE(l.next().has_value());
@@ -75,6 +76,14 @@ TEST(LearnedBlocks, FourThreadsBalanceATriangle) {
   run(l, 20, cost);
   ASSERT_TRUE(l.next().has_value());
   EXPECT_LT(block_imbalance(block_times(*l.next(), cost)), 0.03);
+}
+
+TEST(LearnedBlocks, ASlightImbalanceIsMeasuredTwiceBeforeLearning) {
+  BlockLearner l(1000, 2);
+  l.observe(even_blocks(1000, 2), true, std::vector<double>{1.0, 1.1});
+  EXPECT_EQ(l.phase(), BlockLearner::Phase::measuring_even);
+  l.observe(even_blocks(1000, 2), true, std::vector<double>{1.0, 1.12});
+  EXPECT_EQ(l.phase(), BlockLearner::Phase::learning);
 }
 
 TEST(LearnedBlocks, ABalancedLoopStaysOnTheRuntimesSplit) {
