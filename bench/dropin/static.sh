@@ -46,6 +46,8 @@ measure() {
 }
 
 AUTOSCHED_DB="$scratch/store.db" "$tool" run --loops static -- "$scratch/no-clause" "$steps" >/dev/null
+median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ratio() { awk -v n="$1" -v d="$2" 'BEGIN {if (n + 0 > 0 && d + 0 > 0) printf "%.3f", n / d; else printf "-"}'; }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A rising triad
 for ((r = 0; r < rounds; ++r)); do
@@ -62,8 +64,10 @@ for ((r = 0; r < rounds; ++r)); do
   done
   echo "round $((r + 1)) of $rounds done" >&2
 done
-# The triad alone (no rising loop before it), 3 times as many rounds: a
-# memory-bound loop's time on a shared machine wanders by several percent.
+# The triad alone (no rising loop before it), 3 times as many rounds of 3
+# times as many steps: a memory-bound loop's time on a shared machine wanders
+# by several percent. Besides the medians, the median of the per-round
+# ratios (the two processes of a round run one after the other).
 declare -A alone
 # `dropin-runtime` is the drop-in without --loops static: the same process
 # conditions (loader, heap) as --loops static, the runtime's own split.
@@ -73,17 +77,22 @@ for ((r = 0; r < 3 * rounds; ++r)); do
   ((r % 2)) && order=(dropin-static-loops dropin-runtime native-static)
   for c in "${order[@]}"; do
     case $c in
-      native-static) out=$("$scratch/no-clause" "$steps" triad) ;;
-      dropin-runtime) out=$("$tool" run -- "$scratch/no-clause" "$steps" triad) ;;
-      dropin-static-loops) out=$("$tool" run --loops static -- "$scratch/no-clause" "$steps" triad) ;;
+      native-static) out=$("$scratch/no-clause" $((3 * steps)) triad) ;;
+      dropin-runtime) out=$("$tool" run -- "$scratch/no-clause" $((3 * steps)) triad) ;;
+      dropin-static-loops) out=$("$tool" run --loops static -- "$scratch/no-clause" $((3 * steps)) triad) ;;
     esac || continue
-    alone[$c]+=" $(echo "$out" | awk '$1 == "static-bench" && $9 == "ok" {print $5}')"
+    v=$(echo "$out" | awk '$1 == "static-bench" && $9 == "ok" {print $5}')
+    alone[$c]+=" $v"
+    alone[$c,$r]=$v
   done
+  if [[ -n "${alone[native-static,$r]:-}" ]]; then
+    for c in dropin-runtime dropin-static-loops; do
+      [[ -n "${alone[$c,$r]:-}" ]] && alone[paired,$c]+=" $(ratio "${alone[$c,$r]}" "${alone[native-static,$r]}")"
+    done
+  fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-ratio() { awk -v n="$1" -v d="$2" 'BEGIN {if (n + 0 > 0 && d + 0 > 0) printf "%.3f", n / d; else printf "-"}'; }
 
 echo "\`bench/dropin/static.sh $rounds $steps\` — $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
 echo "$(nproc) cores (load average $load_before before, $load_after after); $("$cxx" --version | head -1); 2 threads;"
@@ -114,5 +123,7 @@ echo "| triad, --loops static / native static (<= 1.01) | $(ratio "${mt[dropin-s
 echo "| triad, --loops static warm / native static (<= 1.01) | $(ratio "${mt[dropin-static-loops-warm]}" "${mt[native-static]}") |"
 ta=$(echo "${alone[dropin-static-loops]:-}" | median) tn=$(echo "${alone[native-static]:-}" | median)
 tr=$(echo "${alone[dropin-runtime]:-}" | median)
-echo "| triad alone ($((3 * rounds)) rounds: $ta ms / $tn ms), --loops static / native static (<= 1.01) | $(ratio "$ta" "$tn") |"
-echo "| triad alone, --loops static / the drop-in without it ($tr ms) (<= 1.01) | $(ratio "$ta" "$tr") |"
+echo "| triad alone ($((3 * rounds)) rounds of $((3 * steps)) steps: $ta ms / $tn ms), --loops static / native static (<= 1.01) | $(ratio "$ta" "$tn") |"
+echo "| triad alone, median of the per-round ratios --loops static / native static (<= 1.01) | $(echo "${alone[paired,dropin-static-loops]:-}" | median) |"
+echo "| triad alone, the drop-in without --loops static ($tr ms) / native static, per-round median | $(echo "${alone[paired,dropin-runtime]:-}" | median) |"
+echo "| triad alone, --loops static / the drop-in without it | $(ratio "$ta" "$tr") |"
