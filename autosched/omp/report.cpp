@@ -61,7 +61,14 @@ std::string shares(const BlockBounds& b) {
 /// saved against the even split measured in the same run.
 void write_static_plans(std::FILE* out) {
   const std::vector<StaticPlanReport> plans = static_plans();
-  if (plans.empty()) return;
+  if (plans.empty()) {
+    if (takes_static() && counts().regions > 0) {
+      std::fprintf(out, "autosched-omp: --loops static: no static loop asked the runtime for its bounds; a program "
+                        "built by GCC computes them inline, so only programs of LLVM's OpenMP ABI (clang, flang) "
+                        "have theirs balanced\n");
+    }
+    return;
+  }
   std::fprintf(out, "autosched-omp: static loops (--loops static), per parallel region and trip count:\n");
   std::fprintf(out, "%-10s %4s %9s  %-10s %-24s %10s %10s %10s\n", "n", "team", "instances", "state", "split",
                "even ms", "learned ms", "saved ms");

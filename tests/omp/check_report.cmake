@@ -59,6 +59,11 @@ if(CMAKE_MATCH_1 GREATER 120)
 endif()
 message(STATUS "warm run: ${line}")
 
+# --loops static on a program built by GCC, whose static loops never ask the
+# runtime: the report says why nothing static was balanced.
+run_report(static_gnu AUTOSCHED_SCHEDULE=static AUTOSCHED_DB=off AUTOSCHED_OMP_LOOPS=static)
+expect(static_gnu "${report}" "--loops static: no static loop asked the runtime for its bounds; a program built by GCC")
+
 # A report file that cannot take the report (a FIFO blocked the program at
 # exit; /dev/full lost the report silently): a warning naming the variable
 # and what the path is, and the report on stderr instead. The 60 s bound
