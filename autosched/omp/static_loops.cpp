@@ -53,7 +53,9 @@ Plans& plans() {
 /// Hands `plan`'s state to the store (the background writer writes it).
 void save(StaticPlan& plan) {
   plan.unsaved = 0;
-  if (plan.learner().instances() == 0) return;
+  // Still measuring: nothing worth a row (a loop whose trip count changes
+  // every instance would otherwise write one per size it met).
+  if (plan.learner().phase() == BlockLearner::Phase::measuring_even) return;
   if (Store* store = session::store()) store->save_blob(blob_kind, plan.key(), plan.learner().save());
 }
 
