@@ -76,7 +76,9 @@ expect("${err}" "autosched: error: The following argument was not expected: extr
 run(2 ${CLI} db --frob list)
 expect("${err}" "--frob")
 run(2 ${CLI} run --loops x -- /bin/true)
-expect("${err}" "--loops: x not in")
+expect("${err}" "--loops: 'x' is not one of runtime, all, static")
+run(2 ${CLI} run --loops all,statik -- /bin/true)
+expect("${err}" "--loops: 'statik' is not one of runtime, all, static")
 # A program that cannot be started: 127 not found, 126 found but not runnable.
 run(127 ${CLI} run -- ${WORK}/no-such-program)
 expect("${err}" "autosched: error: run: cannot start")
