@@ -75,6 +75,8 @@ double BlockLearner::even_seconds() const {
 }
 
 namespace {
+constexpr std::size_t max_even_kept = 15;
+
 /// `from` moved the share `damping` of the way to `to`, kept ascending.
 BlockBounds damped(const BlockBounds& from, const BlockBounds& to, double damping) {
   BlockBounds out = to;
@@ -92,7 +94,9 @@ void BlockLearner::observe(const BlockBounds& ran, bool runtime_split, std::span
   const double makespan = *std::max_element(seconds.begin(), seconds.end());
   const double imbalance = block_imbalance(seconds);
   if (runtime_split) {
-    even_makespans_.push_back(makespan);
+    // The reference is the first instances' median: a loop that stays on
+    // the even split must not grow the list with every instance.
+    if (even_makespans_.size() < max_even_kept) even_makespans_.push_back(makespan);
     // Each thread's fastest even instance: a thread that lost its core for a
     // while measured the wait, not its block (preemption only adds time).
     if (even_thread_seconds_.empty()) even_thread_seconds_.assign(seconds.begin(), seconds.end());

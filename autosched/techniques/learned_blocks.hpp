@@ -72,7 +72,8 @@ class BlockLearner {
   [[nodiscard]] const BlockBounds& bounds() const noexcept { return bounds_; }
   [[nodiscard]] std::int64_t n() const noexcept { return n_; }
   [[nodiscard]] int p() const noexcept { return p_; }
-  /// Median makespan (slowest thread) of the even instances; 0 before any.
+  /// Median makespan (slowest thread) of the first even instances (up to
+  /// 15); 0 before any.
   [[nodiscard]] double even_seconds() const;
   /// Instances run on learned partitions, and their summed makespans.
   [[nodiscard]] std::int64_t learned_instances() const noexcept { return learned_instances_; }

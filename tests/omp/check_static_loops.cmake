@@ -49,8 +49,10 @@ set(static ENV LD_PRELOAD=${DROPIN} AUTOSCHED_OMP_LOOPS=static AUTOSCHED_DB=${WO
 run(cold ${static} ARGS uneven)
 file(READ ${WORK}/cold.txt report)
 expect(cold "${report}" "static loops \\(--loops static\\), per parallel region and trip count")
-# A row: trip count, team, instances, state, each thread's share.
-expect(cold "${report}" "\n[0-9]+ +2 +[0-9]+ +(learning|settled) +0\\.[0-9][0-9]/0\\.[0-9][0-9] ")
+# A row: trip count, team, instances, state, each thread's share. Any state:
+# on a loaded machine the guard may have put a learned loop back on the even
+# split by the end (that the blocks became uneven at all, the program checks).
+expect(cold "${report}" "\n[0-9]+ +2 +[0-9]+ +(learning|settled|even) +[01]\\.[0-9][0-9]/[01]\\.[0-9][0-9] ")
 expect(cold "${report}" "    region omp:[^ ]+@[0-9a-f]+\\+0x[0-9a-f]+\n")
 if(report MATCHES "resumed from the store")
   message(FATAL_ERROR "cold: a partition says it resumed from a fresh store:\n${report}")
