@@ -143,7 +143,11 @@ class Database {
   Forgotten forget_entries(const std::string& name);
   /// forget_entries(name).total().
   int forget(const std::string& name);
+  /// Rows in the history table (a row may stand for several short
+  /// instances: history_rows.hpp).
   std::int64_t history_rows();
+  /// Instances the history holds, folded ones counted one by one.
+  std::int64_t recorded_instances();
 
   /// Closes the connection: SQLite's last checkpoint folds the WAL into the
   /// file and removes the -wal and -shm files. A later call reopens it (a

@@ -1,11 +1,12 @@
-// Runs, the history of decision points, and the ids of the points it is
-// kept under.
+// Runs, the history of decision points (short instances folded, see
+// history_rows.hpp), and the ids of the points it is kept under.
 #include <autosched/store/database.hpp>
 
 #include <autosched/select/arm.hpp>
 #include <autosched/store/detail/schema.hpp>
 #include <autosched/store/detail/sqlite_statement.hpp>
 #include <autosched/store/detail/sqlite_transaction.hpp>
+#include <autosched/store/history_rows.hpp>
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -63,16 +64,18 @@ std::int64_t Database::point_id(const PointKey& key) {
 
 void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint) {
   if (read_only()) return;
+  const std::vector<HistoryRow> folded = fold_history(rows);
+  if (folded.empty()) return;
   const auto lock = use();
   detail::WriteTransaction batch(db_, path_);
   // A point's id is looked up once per batch, not once per row.
   std::map<std::tuple<std::string, int, int, std::string>, std::int64_t> ids;
   Statement insert(db_,
                    "INSERT INTO history (point, run, instance, arm, n, p, time_ns, lib, percent_imbalance, cov, "
-                   "stddev, skewness, kurtosis, selector, selector_ns, reward, explored, cut_short) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const InstanceRow& r : rows) {
-    if (r.portfolio == nullptr || r.failed) continue;  // only decision points; failed instances are partial
+                   "stddev, skewness, kurtosis, selector, selector_ns, reward, explored, cut_short, instances) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const HistoryRow& h : folded) {
+    const InstanceRow& r = h.row;
     const auto k = std::make_tuple(std::string(r.loop), r.bucket, r.p, std::string(r.portfolio));
     auto it = ids.find(k);
     if (it == ids.end()) {
@@ -104,7 +107,8 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
         .bind(15, r.selector_ns)
         .bind(16, r.reward)  // SQLite keeps NaN as NULL
         .bind(17, std::int64_t{r.explored})
-        .bind(18, std::int64_t{r.cut_short});
+        .bind(18, std::int64_t{r.cut_short})
+        .bind(19, h.instances);
     insert.step();
   }
   batch.commit();

@@ -17,10 +17,12 @@ using detail::Statement;
 std::vector<Database::PointSummary> Database::points() {
   const auto lock = use();
   std::vector<PointSummary> out;
-  Statement s(db_,
-              "SELECT p.id, p.name, p.loop, p.fingerprint, p.portfolio, p.bucket, p.p, count(h.id), "
-              "coalesce(sum(h.explored), 0) FROM points p LEFT JOIN history h ON h.point = p.id "
-              "GROUP BY p.id ORDER BY p.loop, p.bucket, p.p");
+  const std::string k = detail::history_instances(db_, "h.");
+  const std::string summary = "SELECT p.id, p.name, p.loop, p.fingerprint, p.portfolio, p.bucket, p.p, coalesce(sum(" +
+                              k + "), 0), coalesce(sum(h.explored * " + k +
+                              "), 0) FROM points p LEFT JOIN history h ON h.point = p.id "
+                              "GROUP BY p.id ORDER BY p.loop, p.bucket, p.p";
+  Statement s(db_, summary.c_str());
   while (s.step()) {
     PointSummary ps;
     ps.id = s.integer(0);
@@ -34,11 +36,15 @@ std::vector<Database::PointSummary> Database::points() {
     ps.explored = s.integer(8);
     out.push_back(std::move(ps));
   }
+  // Means weighted by the instances each row stands for.
+  const std::string n = detail::history_instances(db_);
+  const std::string mean = "sum(time_ns * " + n + ") / sum(" + n + ")";
+  // auto's profiling instances (arm `profiling:<chunk>`) measure the loop; they are no arm
+  const std::string best_sql = "SELECT arm, " + mean +
+                               " AS mean FROM history WHERE point = ? AND cut_short = 0 "
+                               "AND arm NOT LIKE 'profiling%' GROUP BY arm ORDER BY mean LIMIT 1";
   for (PointSummary& ps : out) {
-    Statement best(db_,
-                   // auto's profiling instances (arm `profiling:<chunk>`) measure the loop; they are no arm
-                   "SELECT arm, avg(time_ns) FROM history WHERE point = ? AND cut_short = 0 "
-                   "AND arm NOT LIKE 'profiling%' GROUP BY arm ORDER BY avg(time_ns) LIMIT 1");
+    Statement best(db_, best_sql.c_str());
     best.bind(1, ps.id);
     if (best.step()) {
       ps.best_arm = best.text(0);
@@ -54,9 +60,13 @@ std::vector<Database::PointSummary> Database::points() {
 std::vector<Database::ArmSummary> Database::arms(std::int64_t point) {
   const auto lock = use();
   std::vector<ArmSummary> out;
-  Statement s(db_,
-              "SELECT arm, count(*), avg(time_ns), min(time_ns), avg(lib) FROM history WHERE point = ? AND "
-              "cut_short = 0 GROUP BY arm ORDER BY avg(time_ns)");
+  // Weighted by the instances each row stands for; the minimum is over the
+  // rows, so of a folded row its mean.
+  const std::string n = detail::history_instances(db_);
+  const std::string sql = "SELECT arm, sum(" + n + "), sum(time_ns * " + n + ") / sum(" + n +
+                          ") AS mean, min(time_ns), sum(lib * " + n + ") / sum(" + n +
+                          ") FROM history WHERE point = ? AND cut_short = 0 GROUP BY arm ORDER BY mean";
+  Statement s(db_, sql.c_str());
   s.bind(1, point);
   while (s.step()) out.push_back({s.text(0), s.integer(1), s.real(2), s.real(3), s.real(4)});
   return out;
@@ -81,15 +91,26 @@ std::int64_t Database::history_rows() {
   return detail::single_integer(db_, "SELECT count(*) FROM history");
 }
 
+std::int64_t Database::recorded_instances() {
+  const auto lock = use();
+  const std::string sql = "SELECT coalesce(sum(" + detail::history_instances(db_) + "), 0) FROM history";
+  return detail::single_integer(db_, sql.c_str());
+}
+
 std::string Database::export_csv() {
   const auto lock = use();
   std::string out =
       "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
-      "kurtosis,selector,selector_ns,reward,explored,cut_short\n";
-  Statement s(db_,
-              "SELECT p.loop, p.bucket, p.p, p.fingerprint, h.run, h.instance, h.arm, h.n, h.p, h.time_ns, h.lib, "
-              "h.percent_imbalance, h.cov, h.stddev, h.skewness, h.kurtosis, h.selector, h.selector_ns, h.reward, "
-              "h.explored, h.cut_short FROM history h JOIN points p ON h.point = p.id ORDER BY h.id");
+      "kurtosis,selector,selector_ns,reward,explored,cut_short,instances\n";
+  // instances: how many instances the row stands for (short ones are folded,
+  // their figures then means; `instance` is the first of them).
+  const std::string sql =
+      std::string(
+          "SELECT p.loop, p.bucket, p.p, p.fingerprint, h.run, h.instance, h.arm, h.n, h.p, h.time_ns, h.lib, "
+          "h.percent_imbalance, h.cov, h.stddev, h.skewness, h.kurtosis, h.selector, h.selector_ns, h.reward, "
+          "h.explored, h.cut_short, ") +
+      detail::history_instances(db_, "h.") + " FROM history h JOIN points p ON h.point = p.id ORDER BY h.id";
+  Statement s(db_, sql.c_str());
   auto quoted = [](const std::string& v) {
     std::string q = "\"";
     for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -109,8 +130,8 @@ std::string Database::export_csv() {
       std::snprintf(buf, sizeof buf, "%.9g", s.real(18));
       out += buf;
     }
-    std::snprintf(buf, sizeof buf, ",%lld,%lld\n", static_cast<long long>(s.integer(19)),
-                  static_cast<long long>(s.integer(20)));
+    std::snprintf(buf, sizeof buf, ",%lld,%lld,%lld\n", static_cast<long long>(s.integer(19)),
+                  static_cast<long long>(s.integer(20)), static_cast<long long>(s.integer(21)));
     out += buf;
   }
   return out;

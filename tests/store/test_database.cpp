@@ -107,7 +107,7 @@ TEST(Database, ExportsEveryRowAsCsvWithRewardsWhereThereAreAny) {
   EXPECT_FALSE(std::getline(in, extra));
   EXPECT_EQ(header,
             "loop,bucket,point_p,fingerprint,run,instance,arm,n,p,time_ns,lib,percent_imbalance,cov,stddev,skewness,"
-            "kurtosis,selector,selector_ns,reward,explored,cut_short");
+            "kurtosis,selector,selector_ns,reward,explored,cut_short,instances");
   EXPECT_EQ(first.rfind("\"L\",10,2,fp,1,0,static,1000,2,100,", 0), 0u) << first;
   EXPECT_NE(first.find(",auto,0,,1,0"), std::string::npos) << first;  // no reward: empty
   EXPECT_NE(second.find(",auto,0,-0.25,1,0"), std::string::npos) << second;
@@ -162,6 +162,69 @@ TEST(Database, LabelsHistoryWithTheArmThatRanChunkIncluded) {
   EXPECT_EQ(arms[0].arm, "gss:16");
   EXPECT_EQ(arms[1].arm, "ss:expert");
   EXPECT_EQ(arms[2].arm, "awf-b");
+}
+
+// Short instances of one point, arm and trip count share a row; counts and
+// the per-arm means stay exact; an instance of 1 ms or more keeps its own.
+TEST(Database, FoldsShortInstancesIntoRowsThatCountThem) {
+  TempDir dir;
+  Database db(dir.file("s.db"));
+  const auto run = db.begin_run("fp", "prog");
+  std::vector<InstanceRow> rows;
+  for (int i = 0; i < 10; ++i) {
+    InstanceRow r = row("L", i % 2 ? TechniqueId::ss : TechniqueId::static_, 100 + 10 * i, 2 + i);
+    r.explored = false;
+    r.reward = i % 2 ? -1.0 : std::numeric_limits<double>::quiet_NaN();
+    rows.push_back(r);
+  }
+  rows.push_back(row("L", TechniqueId::static_, 2e6, 12));  // long: alone
+  db.insert_history(rows, run, "fp");
+  EXPECT_EQ(db.history_rows(), 3);
+  EXPECT_EQ(db.recorded_instances(), 11);
+  const auto points = db.points();
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].instances, 11);
+  const auto arms = db.arms(points[0].id);
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0].arm, "ss");  // 110, 130, …, 190: mean 150
+  EXPECT_EQ(arms[0].instances, 5);
+  EXPECT_DOUBLE_EQ(arms[0].mean_ns, 150);
+  EXPECT_EQ(arms[1].arm, "static");  // 100, 120, …, 180 and 2e6
+  EXPECT_EQ(arms[1].instances, 6);
+  EXPECT_DOUBLE_EQ(arms[1].mean_ns, (100 + 120 + 140 + 160 + 180 + 2e6) / 6);
+  // The folded ss row: first instance 3, five instances, reward the mean of
+  // the rewards given; the static row: no reward.
+  const std::string csv = db.export_csv();
+  EXPECT_TRUE(std::regex_search(csv, std::regex("\n\"L\",10,2,fp,1,3,ss,1000,2,150,[^\n]*,auto,0,-1,0,0,5\n")))
+      << csv;
+  EXPECT_TRUE(std::regex_search(csv, std::regex("\n\"L\",10,2,fp,1,2,static,1000,2,140,[^\n]*,auto,0,,0,0,5\n")))
+      << csv;
+  EXPECT_TRUE(std::regex_search(csv, std::regex("\n\"L\",10,2,fp,1,12,static,1000,2,2000000,[^\n]*,1\n")))
+      << csv;
+}
+
+// A store written before rows were folded: inspection counts a row as one
+// instance; a writer adds the column and goes on.
+TEST(Database, ReadsAndExtendsAStoreWithoutInstanceCounts) {
+  TempDir dir;
+  {
+    Database db(dir.file("s.db"));
+    db.insert_history(std::vector<InstanceRow>{row("L", TechniqueId::static_, 100, 0)}, db.begin_run("fp", "p"),
+                      "fp");
+  }
+  sql(dir.file("s.db"), "ALTER TABLE history DROP COLUMN instances");
+  {
+    Database inspect(dir.file("s.db"), Database::Access::inspect);
+    EXPECT_EQ(inspect.recorded_instances(), 1);
+    EXPECT_EQ(inspect.points().at(0).instances, 1);
+    EXPECT_NE(inspect.export_csv().find(",1,0,1\n"), std::string::npos);
+  }
+  Database db(dir.file("s.db"));
+  std::vector<InstanceRow> rows{row("L", TechniqueId::static_, 100, 5), row("L", TechniqueId::static_, 100, 6)};
+  rows[0].explored = rows[1].explored = false;
+  db.insert_history(rows, db.begin_run("fp", "p"), "fp");
+  EXPECT_EQ(db.history_rows(), 2);
+  EXPECT_EQ(db.recorded_instances(), 3);
 }
 
 TEST(Database, BlobsRoundTripAnyBytes) {
@@ -386,8 +449,8 @@ TEST(Database, MovesAsideACorruptStore) {
     Database db(dir.file("s.db"));
     const auto run = db.begin_run("fp", "prog");
     std::vector<InstanceRow> rows;
-    for (int i = 0; i < 2000; ++i)
-      rows.push_back(row("L", TechniqueId::static_, 100 + i, static_cast<std::uint64_t>(i)));
+    for (int i = 0; i < 2000; ++i)  // 1 ms or more: a row each, so the file has many pages
+      rows.push_back(row("L", TechniqueId::static_, 1e6 + i, static_cast<std::uint64_t>(i)));
     db.insert_history(rows, run, "fp");
   }
   sql(dir.file("s.db"), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE");

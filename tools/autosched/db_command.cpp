@@ -63,8 +63,9 @@ std::string milliseconds(double ns) {
 void list(const Options& o) {
   auto db = open_store(o);
   const auto points = db->points();
-  std::printf("store %s: %lld runs, %lld history rows, %zu decision points\n", db->path().c_str(),
-              static_cast<long long>(db->runs()), static_cast<long long>(db->history_rows()), points.size());
+  std::printf("store %s: %lld runs, %lld instances in %lld history rows, %zu decision points\n", db->path().c_str(),
+              static_cast<long long>(db->runs()), static_cast<long long>(db->recorded_instances()),
+              static_cast<long long>(db->history_rows()), points.size());
   const auto regions = db->regions();
   if (!regions.empty()) {
     std::printf("\n%-24s %-28s %-24s %8s  %s\n", "region", "features", "model", "bytes", "updated");

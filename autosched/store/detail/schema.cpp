@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS history (
   id INTEGER PRIMARY KEY, point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, run INTEGER,
   instance INTEGER, arm TEXT, n INTEGER, p INTEGER, time_ns REAL, lib REAL, percent_imbalance REAL, cov REAL,
   stddev REAL, skewness REAL, kurtosis REAL, selector TEXT, selector_ns REAL, reward REAL, explored INTEGER,
-  cut_short INTEGER);
+  cut_short INTEGER, instances INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_point ON history (point);
 CREATE TABLE IF NOT EXISTS states (
   point INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE, selector TEXT NOT NULL, state TEXT NOT NULL,
@@ -87,7 +87,26 @@ void create_schema(sqlite3* db, const std::string& path, int version) {
   exec_sql(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), path);
 }
 
-void add_later_tables(sqlite3* db, const std::string& path) { exec_sql(db, later_tables, path); }
+void add_later_tables(sqlite3* db, const std::string& path) {
+  exec_sql(db, later_tables, path);
+  // history.instances (how many short instances a row stands for) came
+  // after schema 1; an older build writing to the file leaves it at 1.
+  if (!has_column(db, "history", "instances")) {
+    exec_sql(db, "ALTER TABLE history ADD COLUMN instances INTEGER NOT NULL DEFAULT 1", path);
+  }
+}
+
+bool has_column(sqlite3* db, const char* table, const char* column) {
+  Statement info(db, (std::string("PRAGMA table_info(") + table + ")").c_str());
+  while (info.step()) {
+    if (info.text(1) == column) return true;
+  }
+  return false;
+}
+
+std::string history_instances(sqlite3* db, const std::string& prefix) {
+  return has_column(db, "history", "instances") ? prefix + "instances" : "1";
+}
 
 bool has_table(sqlite3* db, const char* name) {
   Statement s(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?");

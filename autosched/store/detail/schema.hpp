@@ -19,9 +19,18 @@ inline constexpr int store_application_id = 0x61757473;
 /// `version`). Runs inside the caller's write transaction.
 void create_schema(sqlite3* db, const std::string& path, int version);
 
-/// Creates the tables added after schema 1 where they are missing; a store
-/// that has them is not written to.
+/// Creates the tables and columns added after schema 1 where they are
+/// missing; a store that has them is not written to.
 void add_later_tables(sqlite3* db, const std::string& path);
+
+/// Whether `table` has `column`.
+bool has_column(sqlite3* db, const char* table, const char* column);
+
+/// How many instances a history row stands for, as an SQL expression over
+/// the history table: its `instances` column, or 1 in a store from before
+/// short instances were folded (opened for inspection, so not migrated).
+/// `prefix`: the table's alias with its dot ("h."), or empty.
+std::string history_instances(sqlite3* db, const std::string& prefix = "");
 
 /// What keeps the file's tables from being the ones the store uses ("lacks
 /// table history", "lacks column history.reward"); empty when they match.
