@@ -172,7 +172,11 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   } else {
     if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
     inst.group_ = group_;
-    inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p);
+    if (slot_version_ != schedule_version_) {
+      slot_hint_ = nullptr;
+      slot_version_ = schedule_version_;
+    }
+    inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p, &slot_hint_);
     inst.spec_ = inst.ticket_.arm;
     if (inst.ticket_.owns && inst.ticket_.decision.profile) {
       // The selector asked to see where the time goes: one timed chunk per

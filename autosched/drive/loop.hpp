@@ -118,6 +118,10 @@ class Loop {
   std::uint64_t schedule_version_ = 0;
   std::set<TechniqueId> warned_;
   DecisionGroup* group_ = nullptr;  ///< set at the first decision
+  /// The decision slot of the last decision, valid while schedule_version_
+  /// is slot_version_ (DecisionGroup::decide's hint).
+  DecisionSlot* slot_hint_ = nullptr;
+  std::uint64_t slot_version_ = 0;
   /// Pull-mode instances not all threads have entered yet: the table's
   /// slots, entered without a lock, and when they are all in use, the list.
   EntryTable entries_;

@@ -63,8 +63,10 @@ struct DecisionSlot {
 
   /// Decisions made ahead and outcomes held (guarded by the group).
   DecisionsAhead ahead;
-  /// Instances observed when the next store snapshot is due.
+  /// Instances observed when the next store snapshot is due, and the
+  /// earliest time (steady clock, ns) of a snapshot after the first.
   std::uint64_t next_snapshot = 64;
+  std::int64_t next_snapshot_ns = 0;
 };
 
 /// What decide() hands the front-end for one instance.
@@ -92,7 +94,11 @@ class DecisionGroup {
   [[nodiscard]] const std::string& identity() const noexcept { return identity_; }
 
   /// The decision for the next instance of (n, p) under `config`.
-  Ticket decide(const SelectorConfig& config, std::int64_t n, int p);
+  /// `hint`, when given, is the caller's memory of the slot its previous
+  /// decision used; the caller clears it whenever its `config` may have
+  /// changed. A slot of the same size class and team is then taken without
+  /// comparing the configuration (a 600-byte comparison per instance).
+  Ticket decide(const SelectorConfig& config, std::int64_t n, int p, DecisionSlot** hint = nullptr);
   /// What the selector made of an outcome, for the instance's record.
   struct Learned {
     /// The selector's time since the last complete(): this instance's

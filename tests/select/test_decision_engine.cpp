@@ -350,3 +350,40 @@ TEST(DecisionEngine, ASteadyLoopLearnsInLongerBatchesUpToTheCap) {
 
 }  // namespace
 }  // namespace autosched
+
+namespace autosched {
+namespace {
+
+// The caller's slot hint skips the configuration comparison only for the
+// same size class and team; another size or team finds (or makes) its own
+// slot, and a cleared hint goes by the configuration again.
+TEST(DecisionEngine, ASlotHintIsTakenOnlyForItsSizeClassAndTeam) {
+  const SelectorConfig config = parse_selector("auto", "test");
+  DecisionGroup& group = fresh_group("hint");
+  DecisionSlot* hint = nullptr;
+  const Ticket a = group.decide(config, 1000, 2, &hint);
+  ASSERT_EQ(hint, a.slot);
+  group.abandon(a);
+  const Ticket b = group.decide(config, 1001, 2, &hint);  // same size class
+  EXPECT_EQ(b.slot, a.slot);
+  group.abandon(b);
+  const Ticket c = group.decide(config, 100000, 2, &hint);  // another size class
+  EXPECT_NE(c.slot, a.slot);
+  EXPECT_EQ(hint, c.slot);
+  group.abandon(c);
+  const Ticket d = group.decide(config, 100000, 4, &hint);  // another team
+  EXPECT_NE(d.slot, c.slot);
+  group.abandon(d);
+  hint = nullptr;
+  const SelectorConfig other = parse_selector("auto:random", "test");
+  const Ticket e = group.decide(other, 1000, 2, &hint);  // a new schedule: its own slot
+  EXPECT_NE(e.slot, a.slot);
+  group.abandon(e);
+  hint = nullptr;
+  const Ticket f = group.decide(config, 1000, 2, &hint);
+  EXPECT_EQ(f.slot, a.slot);
+  group.abandon(f);
+}
+
+}  // namespace
+}  // namespace autosched
