@@ -24,7 +24,7 @@
 # build/release/bin and build/clang-release/bin, built here when not given);
 # AUTOSCHED_OMP_LIBRARY: the drop-in (default the release build's, for both);
 # AUTOSCHED_OMP_BASELINE: another drop-in (an earlier build) to compare with:
-# its static and auto run in the same rounds, as "before static" and "before auto".
+# its static, auto and auto with a store run in the same rounds, as "before ...".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-5}
@@ -43,7 +43,7 @@ configs=(native-static native-dynamic dropin-static dropin-auto dropin-auto-db)
 baseline=""
 if [[ -n "${AUTOSCHED_OMP_BASELINE:-}" ]]; then
   baseline=$(realpath "$AUTOSCHED_OMP_BASELINE")
-  configs+=(before-static before-auto)
+  configs+=(before-static before-auto before-auto-db)
 fi
 builds=(gnu clang)
 shapes=(region inner)
@@ -60,6 +60,7 @@ config_env() {
     dropin-auto-db) echo "LD_PRELOAD=$dropin AUTOSCHED_DB=$scratch/store-$2-$3.db" ;;
     before-static) echo "LD_PRELOAD=$baseline AUTOSCHED_SCHEDULE=static AUTOSCHED_DB=off" ;;
     before-auto) echo "LD_PRELOAD=$baseline AUTOSCHED_DB=off" ;;
+    before-auto-db) echo "LD_PRELOAD=$baseline AUTOSCHED_DB=$scratch/before-store-$2-$3.db" ;;
   esac
 }
 
@@ -104,7 +105,7 @@ if [[ -n "$baseline" ]]; then echo "Before: \`$baseline\`."; fi
 echo
 header="| build | shape | native static | native dynamic,1 | drop-in static | drop-in auto | drop-in auto, store |"
 rule="|---|---|---:|---:|---:|---:|---:|"
-if [[ -n "$baseline" ]]; then header+=" before: static | before: auto |"; rule+="---:|---:|"; fi
+if [[ -n "$baseline" ]]; then header+=" before: static | before: auto | before: auto, store |"; rule+="---:|---:|---:|"; fi
 echo "$header"
 echo "$rule"
 declare -A med
@@ -123,7 +124,10 @@ echo "Ratios of the medians (goal: <= 1.0 against the runtime's own start/end):"
 echo
 header="| build | shape | static / native static | static / native dynamic | auto / native static | auto / native dynamic | auto+store / native dynamic |"
 rule="|---|---|---:|---:|---:|---:|---:|"
-if [[ -n "$baseline" ]]; then header+=" before static / native static | before auto / native static |"; rule+="---:|---:|"; fi
+if [[ -n "$baseline" ]]; then
+  header+=" before static / native static | before auto / native static | before auto+store / native dynamic |"
+  rule+="---:|---:|---:|"
+fi
 echo "$header"
 echo "$rule"
 for b in "${builds[@]}"; do
@@ -134,6 +138,7 @@ for b in "${builds[@]}"; do
     row+=" $(ratio "${med[$b,$s,dropin-auto-db]}" "$nd") |"
     if [[ -n "$baseline" ]]; then
       row+=" $(ratio "${med[$b,$s,before-static]}" "$ns") | $(ratio "${med[$b,$s,before-auto]}" "$ns") |"
+      row+=" $(ratio "${med[$b,$s,before-auto-db]}" "$nd") |"
     fi
     echo "$row"
   done

@@ -256,11 +256,12 @@ heads = {"static": "static", "guided": "guided", "dynamic,1": "dynamic,1", "defa
 native = ["static", "guided", "dynamic,1"]
 names = {"gcc": "g++ / libgomp", "clang": "clang / LLVM libomp"}
 programs = ["hydro", "particle-filter", "lu", "cg", "lookup"]
-runs, killed = {}, set()
+runs, killed, byrep = {}, set(), {}
 for r in rows:
     key = (r["compiler"], r["program"], r["config"])
     if r["status"] == "ok":
         runs.setdefault(key, []).append((float(r["wall_ms"]), float(r["loop_ms"])))
+        byrep.setdefault(key, {})[r["rep"]] = float(r["wall_ms"])
     else:
         killed.add(key)
 med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)) for k, v in runs.items()}
@@ -270,8 +271,8 @@ lines = []
 w = lines.append
 w("# The real-code pattern suite: native schedules vs the drop-in")
 w("")
-w(f"`{meta('COMMAND')}` — {meta('STARTED')}; {meta('MACHINE')} (load average {meta('LOAD')}; 2 cores:")
-w(f"above 2, other work shared them with the campaign); commit {meta('COMMIT')}; OMP_NUM_THREADS=2; {reps} repetition(s).")
+w(f"`{meta('COMMAND')}` — {meta('STARTED')}; {meta('MACHINE')} (load average {meta('LOAD')}; on 2 cores a")
+w(f"load above 2 means other work shared them); commit {meta('COMMIT')}; OMP_NUM_THREADS=2; {reps} repetition(s).")
 w("")
 for v in meta("VERSIONS").splitlines():
     w(f"* {v}")
@@ -286,8 +287,11 @@ w("and in parentheses the program's own ms inside its timed parallel loops. *def
 w("(libgomp runs dynamic,1, libomp static). *drop-in static*: `autosched run --schedule static`; *auto cold*:")
 w("`autosched run` on a fresh store; *auto warm*: a second `autosched run` on the store the cold run wrote.")
 w("*best native*: the fastest (by median wall) of OMP_SCHEDULE=static, guided and dynamic,1. Ratios are of the")
-w("median walls; below 1, autosched was faster. A run killed at the run timeout shows as `> N s`; its")
-w("configuration was not run again.")
+w("median walls; below 1, autosched was faster. *paired*: the median over the repetitions of each")
+w("repetition's own ratio (the autosched run against the best native configuration's run of the same")
+w("repetition): the machine's speed drifts between repetitions (whole repetitions run 20-40% slower")
+w("on this shared VM), and a pair within one repetition shares the drift. A run killed at the run")
+w("timeout shows as `> N s`; its configuration was not run again.")
 for c in ["gcc", "clang"]:
     if not any(k[0] == c for k in med):
         continue
@@ -299,8 +303,9 @@ for c in ["gcc", "clang"]:
         w("much of each drop-in run's wall is the tool's own start-up, not the program's.")
         w("")
     w("| program | " + " | ".join(heads[k] for k in configs)
-      + " | best native | cold / best | warm / best | cold / drop-in static | warm / drop-in static |")
-    w("|---|" + "---:|" * len(configs) + "---|---:|---:|---:|---:|")
+      + " | best native | cold / best | warm / best | paired: cold / best | paired: warm / best"
+      + " | cold / drop-in static | warm / drop-in static |")
+    w("|---|" + "---:|" * len(configs) + "---|---:|---:|---:|---:|---:|---:|")
     def cell(k):
         if k in med:
             return f"{med[k][0]:.0f} ({med[k][1]:.0f})"
@@ -308,6 +313,10 @@ for c in ["gcc", "clang"]:
 
     def ratio(a, b):
         return f"{med[a][0] / med[b][0]:.2f}" if a in med and b in med else "—"
+
+    def paired(a, b):
+        pairs = [byrep[a][r] / byrep[b][r] for r in byrep.get(a, {}) if r in byrep.get(b, {})]
+        return f"{statistics.median(pairs):.2f}" if pairs else "—"
 
     for p in programs:
         if not any((c, p, k) in med or (c, p, k) in killed for k in configs):
@@ -317,6 +326,7 @@ for c in ["gcc", "clang"]:
         b = (c, p, best)
         w(f"| {p} | " + " | ".join(cell((c, p, k)) for k in configs) + f" | {best or '—'} | "
           + " | ".join([ratio((c, p, "auto-cold"), b), ratio((c, p, "auto-warm"), b),
+                        paired((c, p, "auto-cold"), b), paired((c, p, "auto-warm"), b),
                         ratio((c, p, "auto-cold"), (c, p, "dropin-static")),
                         ratio((c, p, "auto-warm"), (c, p, "dropin-static"))]) + " |")
 w("")
