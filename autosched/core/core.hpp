@@ -2,7 +2,6 @@
 /// @file
 /// Umbrella header of the core layer.
 
-#include <autosched/core/clock.hpp>
 #include <autosched/core/components.hpp>
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>

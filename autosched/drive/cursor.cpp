@@ -1,6 +1,6 @@
 #include <autosched/drive/cursor.hpp>
 
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/drive/loop.hpp>
 
 #include <type_traits>
@@ -51,7 +51,7 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
           timed_ = D::timed || instance.time_chunks_;
           // A worker's own start costs a clock read; only a technique that
           // times its workers needs it, the record can take the loop's.
-          stats_.start_ns = timed_ || !ignores_worker_start<D> ? now() : instance.start_ns_;
+          stats_.start_ns = timed_ || !ignores_worker_start<D> ? measure::now() : instance.start_ns_;
           instance.begin_worker(tid);
           auto& w = worker_.template emplace<typename D::Worker>(d.worker(tid, stats_.start_ns));
           if constexpr (std::is_same_v<D, BlockStatic>) {
@@ -61,7 +61,7 @@ Cursor::Cursor(Instance& instance, int tid) noexcept : instance_(&instance), tid
             }
           }
         } else {
-          stats_.start_ns = now();
+          stats_.start_ns = measure::now();
           instance.begin_worker(tid);
         }
       },
@@ -102,12 +102,12 @@ bool Cursor::past_deadline(std::int64_t now_if_timed) noexcept {
   if (timed_) return now_if_timed > instance_->deadline_ns_;
   if (--until_check_ > 0) return false;
   until_check_ = guard_check_chunks;
-  return now() > instance_->deadline_ns_;
+  return measure::now() > instance_->deadline_ns_;
 }
 
 bool Cursor::enter_fallback() noexcept {
   if (!instance_->fallback_ready()) return false;
-  const std::int64_t t = now();
+  const std::int64_t t = measure::now();
   std::visit(
       [&](auto& f) {
         using F = std::decay_t<decltype(f)>;
@@ -129,7 +129,7 @@ IndexRange Cursor::hand_out(IndexRange c, std::int64_t base, std::int64_t asked)
   stats_.iterations += c.size();
   if (timed_) {
     requested_ns_ = asked;
-    started_ns_ = now();
+    started_ns_ = measure::now();
   }
   return {base + c.begin, base + c.end};
 }
@@ -146,7 +146,7 @@ IndexRange Cursor::next_block() noexcept {
 IndexRange Cursor::next_general() noexcept {
   if (left_) return {};
   if (block_path_) return next_block();
-  const std::int64_t asked = timed_ ? now() : 0;
+  const std::int64_t asked = timed_ ? measure::now() : 0;
   if (timed_ && !current_.empty()) complete_previous(asked);
   current_ = {};
   if (instance_->cancelled()) return {};
@@ -159,7 +159,7 @@ IndexRange Cursor::next_general() noexcept {
   }
   const IndexRange c = next_of(instance_->fallback_->dispenser, fallback_worker_);
   if (c.empty()) return {};
-  return hand_out(c, instance_->begin_ + instance_->fallback_begin_, timed_ ? now() : 0);
+  return hand_out(c, instance_->begin_ + instance_->fallback_begin_, timed_ ? measure::now() : 0);
 }
 
 std::exception_ptr Cursor::leave() noexcept {
@@ -168,7 +168,7 @@ std::exception_ptr Cursor::leave() noexcept {
   unit_ = nullptr;
   steal_ = nullptr;
   block_ = {};
-  const std::int64_t done = now();
+  const std::int64_t done = measure::now();
   if (timed_ && !current_.empty()) complete_previous(done);
   current_ = {};
   stats_.finish_ns = done;

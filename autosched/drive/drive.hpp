@@ -4,7 +4,6 @@
 /// docs/design/0004-loop-driver.md).
 
 #include <autosched/drive/chunk_body.hpp>
-#include <autosched/drive/clock.hpp>
 #include <autosched/drive/cursor.hpp>
 #include <autosched/drive/instance.hpp>
 #include <autosched/drive/loop.hpp>

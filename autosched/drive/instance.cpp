@@ -1,6 +1,6 @@
 #include <autosched/drive/instance.hpp>
 
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/drive/loop.hpp>
 #include <autosched/drive/observer.hpp>
 
@@ -72,7 +72,7 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
   const ChunkRunner run = body.run;
   void* const fn = body.body;
   const bool timed = D::timed || time_chunks_;
-  std::int64_t requested = now();
+  std::int64_t requested = measure::now();
   if (timed && st.busy_ns < 0) st.busy_ns = 0;
   int until_check = guard_check_chunks;
   while (!cancelled_.load(std::memory_order_relaxed)) {
@@ -81,9 +81,9 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
     ++st.chunks;
     st.iterations += c.size();
     if (timed) {
-      const std::int64_t started = now();
+      const std::int64_t started = measure::now();
       run(fn, base + c.begin, base + c.end);
-      const std::int64_t done = now();
+      const std::int64_t done = measure::now();
       st.busy_ns += done - started;
       if constexpr (D::timed) d.completed(w, c, ChunkTiming{requested, started, done});
       requested = done;
@@ -93,7 +93,7 @@ void Instance::run_measured_chunks(D& d, typename D::Worker& w, ThreadStats& st,
       // A guarded trial looks at the clock every few chunks, not every one.
       if (guarded && --until_check == 0) {
         until_check = guard_check_chunks;
-        if (now() > deadline_ns_) cut(d);
+        if (measure::now() > deadline_ns_) cut(d);
       }
     }
   }
@@ -131,7 +131,7 @@ void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
   std::visit(
       [&](auto& f) {
         if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) {
-          auto fw = f.worker(tid, now());
+          auto fw = f.worker(tid, measure::now());
           run_measured_chunks(f, fw, st, body, begin_ + fallback_begin_, false);
         }
       },
@@ -141,7 +141,7 @@ void Instance::run_fallback(int tid, ThreadStats& st, const ChunkBody& body) {
 template <class D>
 void Instance::run_worker(D& d, int tid, const ChunkBody& body) noexcept {
   ThreadStats st;
-  st.start_ns = now();
+  st.start_ns = measure::now();
   begin_worker(tid);
   auto w = d.worker(tid, st.start_ns);
   const bool guarded = deadline_ns_ > 0;
@@ -155,7 +155,7 @@ void Instance::run_worker(D& d, int tid, const ChunkBody& body) noexcept {
   } catch (...) {
     fail(std::current_exception());
   }
-  st.finish_ns = now();
+  st.finish_ns = measure::now();
   if constexpr (requires { d.finished(w, st.finish_ns); }) d.finished(w, st.finish_ns);
   threads_[tid].stats = st;
 }

@@ -3,7 +3,7 @@
 #include <autosched/core/cpu_pause.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/select/schedule_environment.hpp>
@@ -162,7 +162,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   const bool plain = !schedule.selection && request.profile == nullptr && request.weights.empty();
   const Instance::ArmedFor armed{&schedule, schedule_version_, request.n, request.p};
   if (plain && inst.armed_ == armed && reusable(inst.ran_)) [[likely]] {
-    inst.start_ns_ = now();
+    inst.start_ns_ = measure::now();
     return owned.release();
   }
   inst.armed_ = {};  // until this set-up has succeeded
@@ -195,7 +195,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
       inst.params_.weights.assign(request.weights.begin(), request.weights.end());
     // Only BOLD's set-up reads the start (its time origin); every other
     // technique's starts at the clock read below.
-    inst.start_ns_ = inst.spec_.technique == TechniqueId::bold ? now() : 0;
+    inst.start_ns_ = inst.spec_.technique == TechniqueId::bold ? measure::now() : 0;
     prepare(inst, request.p);
   } catch (...) {
     // A decision nobody carries out: left in flight, it would make every
@@ -208,7 +208,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
     throw;
   }
   if (plain) inst.armed_ = armed;
-  inst.start_ns_ = now();  // planning is part of opening, not of the loop
+  inst.start_ns_ = measure::now();  // planning is part of opening, not of the loop
   const Ticket& t = inst.ticket_;
   if (t.owns && t.decision.budget_ns > 0 && t.decision.fallback >= 0) {
     inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(t.decision.budget_ns);
@@ -283,7 +283,7 @@ bool Loop::prepare_fallback(Instance& inst, IndexRange rest) noexcept {
   std::lock_guard lock(mutex_);
   const TechniqueSpec& arm = inst.ticket_.fallback;
   const std::int64_t chunk = arm.chunk_for(rest.size(), inst.p_);
-  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, now()};
+  const TechniqueSetup setup{arm.technique, LoopShape{rest.size(), inst.p_, chunk}, &inst.params_, measure::now()};
   if (inst.fallback_ == nullptr) inst.fallback_ = std::make_unique<Instance::Fallback>();
   prepare_dispenser(inst.fallback_->dispenser, setup, memory_, inst.fallback_->workspace);
   inst.fallback_begin_ = rest.begin;

@@ -9,7 +9,7 @@
 /// it returns 0; there is no end call (fini is for `ordered` loops, which are
 /// never taken), so a taken loop ends for a thread at its last next.
 
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/omp/dropin_loop.hpp>
 #include <autosched/omp/real_runtime.hpp>
 #include <autosched/omp/static_loops.hpp>

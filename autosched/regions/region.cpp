@@ -4,7 +4,7 @@
 // region_persistence.cpp.
 #include <autosched/regions/region.hpp>
 
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/regions/detail/region_state.hpp>
 
@@ -40,7 +40,7 @@ RegionScope Region::begin(std::span<const double> values) {
   scope.nfeatures_ = static_cast<int>(f);
   scope.decide();
   scope.uncaught_ = std::uncaught_exceptions();
-  scope.start_ns_ = drive::now();
+  scope.start_ns_ = measure::now();
   return scope;
 }
 
@@ -53,7 +53,7 @@ RegionScope Region::begin() {
   scope.state_ = state_.get();
   scope.space_ = &state_->space;
   scope.uncaught_ = std::uncaught_exceptions();
-  scope.start_ns_ = drive::now();
+  scope.start_ns_ = measure::now();
   return scope;
 }
 
@@ -172,7 +172,7 @@ void RegionScope::cancel() noexcept { state_ = nullptr; }
 
 void RegionScope::finish(double metric, bool use_metric) {
   detail::RegionState& s = *std::exchange(state_, nullptr);
-  const std::int64_t now = drive::now();
+  const std::int64_t now = measure::now();
   const double value = use_metric ? metric : static_cast<double>(now - start_ns_);
   if (variant_ < 0) return;  // nothing ran on a decision: nothing to learn
   if (!std::isfinite(value)) {

@@ -3,7 +3,7 @@
 // after trainings, periodically and at the end); Region's file functions.
 #include <autosched/regions/region.hpp>
 
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/file_checks.hpp>
 #include <autosched/core/system_info.hpp>
@@ -113,7 +113,7 @@ bool RegionState::apply_file(const std::string& path) {
 
 void RegionState::save_to_store() {
   Store* store = region_store(persist);
-  last_save_ns = drive::now();
+  last_save_ns = measure::now();
   if (store == nullptr || learner.vectors() == 0) return;
   bool replace = false;
   std::string unsaved = learner.take_unsaved(replace);

@@ -2,7 +2,7 @@
 // life (restored at construction, registered, saved at destruction).
 #include <autosched/regions/detail/region_state.hpp>
 
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 
@@ -76,7 +76,7 @@ RegionState::RegionState(std::string id_, RegionOptions options)
       learner(make_learner(id, options, static_cast<int>(features.size()), space.size())) {
   {
     std::lock_guard lock(mutex);
-    last_save_ns = drive::now();
+    last_save_ns = measure::now();
     restored = restore(options.model_file);
   }
   // Registered last: a constructor that throws leaves nothing behind.

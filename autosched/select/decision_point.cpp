@@ -1,6 +1,6 @@
 #include <autosched/select/decision_point.hpp>
 
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/decision_path.hpp>
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include <autosched/select/scenario.hpp>
 #include <autosched/select/simulation.hpp>
 
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 

@@ -1,4 +1,4 @@
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/techniques/dispatch_calibration.hpp>
 #include <autosched/techniques/static_steal.hpp>
 
@@ -10,7 +10,7 @@ namespace autosched {
 
 namespace {
 
-double measure() {
+double calibrate() {
   constexpr std::int64_t chunks = 512;
   std::array<WorkerSlot, 1> slot{};
   double fastest = std::numeric_limits<double>::infinity();
@@ -30,7 +30,7 @@ double measure() {
 }  // namespace
 
 double measured_owner_dispatch_ns() {
-  static const double ns = measure();
+  static const double ns = calibrate();
   return ns;
 }
 

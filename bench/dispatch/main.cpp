@@ -8,7 +8,7 @@
 // --only keeps the named competitors (plus the two baselines the ratios need).
 #include "competitor.hpp"
 
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>

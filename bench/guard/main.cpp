@@ -12,7 +12,7 @@
 // a shared machine's drift cancels. Never judges; always exits 0 unless the
 // loop runtime itself fails.
 //   bench_guard [--reps N]   (default 7)
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/loops/loops.hpp>
 
 #include <omp.h>

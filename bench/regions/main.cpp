@@ -13,7 +13,7 @@
 //   dtree_training/N     DecisionTree::train on N rows.
 // Run with AUTOSCHED_DB=off (run.sh does); the regions here also set
 // persist = false. Google Benchmark's flags apply (run.sh asks for repetitions).
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/regions/region.hpp>
 #include <autosched/select/decision_tree.hpp>
 #include <autosched/select/random_forest.hpp>

@@ -25,7 +25,7 @@
 //
 //   bench_selectors [--instances K] [--n N] [--threads P] [--pollute-kib K] [--body-kib K] [--schedules LIST]
 #include <autosched/autosched.hpp>
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/select/simulation.hpp>
 

@@ -3,7 +3,7 @@
 // time. Workers are simulated by pull cursors on one thread, always stepping
 // the worker whose virtual time is earliest (a discrete-event simulation
 // over the real driver and techniques).
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/drive/cursor.hpp>
 #include <autosched/drive/loop.hpp>
 
@@ -24,7 +24,7 @@ std::int64_t virtual_now() noexcept { return current_time; }
 /// cost(worker) virtual ns. Returns the record.
 InstanceRecord simulate(const char* name, int p, std::int64_t n, const char* schedule,
                         const std::function<std::int64_t(int)>& cost, bool time_chunks = false) {
-  ScopedClock clock(&virtual_now);
+  measure::ScopedClock clock(&virtual_now);
   static std::uint64_t sequence = 0;
   const std::int64_t start = current_time + 1'000'000'000;
   std::vector<std::int64_t> t(static_cast<std::size_t>(p), start);

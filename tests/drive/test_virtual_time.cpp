@@ -1,8 +1,8 @@
 // The driver's clock seam: now() is now_ns() until a clock is installed,
 // ScopedClock nests and restores, and the virtual clock the loop tests use
 // (virtual_time.hpp) behaves as its model says.
-#include <autosched/core/clock.hpp>
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
+#include <autosched/measure/clock.hpp>
 
 #include "drive/virtual_time.hpp"
 
@@ -20,46 +20,46 @@ std::int64_t eleven() noexcept { return 11; }
 
 TEST(DriveClock, FollowsNowNsByDefault) {
   const std::int64_t before = now_ns();
-  const std::int64_t read = drive::now();
+  const std::int64_t read = measure::now();
   const std::int64_t after = now_ns();
   EXPECT_LE(before, read);  // the same monotonic clock, read in between
   EXPECT_LE(read, after);
 }
 
 TEST(DriveClock, SetClockInstallsAndNullRestores) {
-  drive::set_clock(&seven);
-  EXPECT_EQ(drive::now(), 7);
-  drive::set_clock(nullptr);
+  measure::set_clock(&seven);
+  EXPECT_EQ(measure::now(), 7);
+  measure::set_clock(nullptr);
   const std::int64_t before = now_ns();
-  EXPECT_GE(drive::now(), before);
+  EXPECT_GE(measure::now(), before);
 }
 
 TEST(DriveClock, ScopedClocksNestAndRestore) {
   {
-    const drive::ScopedClock outer(&seven);
-    EXPECT_EQ(drive::now(), 7);
+    const measure::ScopedClock outer(&seven);
+    EXPECT_EQ(measure::now(), 7);
     {
-      const drive::ScopedClock inner(&eleven);
-      EXPECT_EQ(drive::now(), 11);
+      const measure::ScopedClock inner(&eleven);
+      EXPECT_EQ(measure::now(), 11);
     }
-    EXPECT_EQ(drive::now(), 7);
+    EXPECT_EQ(measure::now(), 7);
   }
-  EXPECT_NE(drive::now(), 7);
+  EXPECT_NE(measure::now(), 7);
 }
 
 TEST(VirtualClock, EachThreadCountsWhatItChargedSinceTheEpoch) {
   const testing::VirtualClock clock;
-  const std::int64_t start = drive::now();
+  const std::int64_t start = measure::now();
   testing::VirtualClock::charge(250);
-  EXPECT_EQ(drive::now(), start + 250);
+  EXPECT_EQ(measure::now(), start + 250);
   std::int64_t other = 0;
-  std::thread t([&] { other = drive::now(); });  // charged nothing yet
+  std::thread t([&] { other = measure::now(); });  // charged nothing yet
   t.join();
   EXPECT_EQ(other, start);
   testing::VirtualClock::next_instance();  // every thread starts over, later
-  const std::int64_t next = drive::now();
+  const std::int64_t next = measure::now();
   EXPECT_GT(next, start + 250);
-  std::thread u([&] { other = drive::now(); });
+  std::thread u([&] { other = measure::now(); });
   u.join();
   EXPECT_EQ(other, next);
 }

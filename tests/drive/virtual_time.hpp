@@ -1,5 +1,5 @@
 #pragma once
-// Virtual time for the loop runtime's tests. The driver reads drive::now();
+// Virtual time for the loop runtime's tests. The driver reads measure::now();
 // these tests install a clock that advances only by what loop bodies charge,
 // so a guard's cut, an adaptive technique's weights and a loop's measured
 // time follow planted costs, whatever the machine's speed or load.
@@ -9,7 +9,7 @@
 // a core to itself. next_instance() starts a new epoch, so that the next loop
 // starts with every thread's clock equal (the discrete-event driver of
 // tests/techniques/test_dispensers.cpp starts its workers the same way).
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 
 #include <omp.h>
 
@@ -61,7 +61,7 @@ class VirtualClock {
   }
 
  private:
-  drive::ScopedClock installed_;
+  measure::ScopedClock installed_;
 };
 
 /// Orders a real team's chunk requests by virtual time, as the

@@ -1,7 +1,7 @@
 // A throwing body: chunk hand-out stops, the team joins, the first exception
 // reaches the caller, and the same loop runs normally afterwards.
-#include <autosched/core/clock.hpp>
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/loops/loops.hpp>
 
 #include "loop_test_support.hpp"
@@ -63,7 +63,7 @@ TEST_P(Exceptions, FirstExceptionReachesTheCallerAndTheLoopRecovers) {
   std::atomic<int> handed_after_stop{0};
   stop_visible.store(false);
   {
-    const drive::ScopedClock clock(&clock_signalling_the_stop);
+    const measure::ScopedClock clock(&clock_signalling_the_stop);
     try {
       parallel_for_chunks(
           std::int64_t{0}, n,

@@ -3,7 +3,7 @@
 // persistence through model files and the store with fallbacks (§18.4),
 // misuse, and the C interface.
 #include <autosched/core/error.hpp>
-#include <autosched/drive/clock.hpp>
+#include <autosched/measure/clock.hpp>
 #include <autosched/regions/adapt.hpp>
 #include <autosched/regions/detail/region_state.hpp>
 #include <autosched/regions/region.hpp>
@@ -114,7 +114,7 @@ TEST(Region, TimesTheScopeWhenNoMetricIsGiven) {
   Region r("timed", o);
   // The scope reads the driver's clock; here it shows 1 ms for "fast" and
   // 20 ms for "slow", whatever the machine does meanwhile.
-  const autosched::drive::ScopedClock clock(&scripted_clock);
+  const autosched::measure::ScopedClock clock(&scripted_clock);
   for (int i = 0; i < 2; ++i) {
     auto s = r.begin({});
     scripted_ns += s.label() == "slow" ? 20'000'000 : 1'000'000;

@@ -1,10 +1,8 @@
-#include <autosched/drive/clock.hpp>
-
-#include <autosched/core/clock.hpp>
+#include <autosched/measure/clock.hpp>
 
 #include <atomic>
 
-namespace autosched::drive {
+namespace autosched::measure {
 
 namespace {
 
@@ -28,4 +26,4 @@ ScopedClock::ScopedClock(ClockFunction clock) noexcept : previous_(current.load(
 
 ScopedClock::~ScopedClock() { set_clock(previous_); }
 
-}  // namespace autosched::drive
+}  // namespace autosched::measure
