@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Optional components and the fallbacks in use (STYLE §10): each is found,
+/// Optional components and the fallbacks in use: each is found,
 /// unavailable on this machine, or not part of this build, and says what
 /// autosched does instead. `autosched info` prints this list.
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The one error policy of autosched (STYLE §12): a single exception type, a
+/// The one error policy of autosched: a single exception type, a
 /// throw helper that records where it was thrown, warnings for problems the
 /// application can run through, and debug-build contract checks.
 

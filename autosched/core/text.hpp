@@ -42,7 +42,7 @@ std::string escape(std::string_view s, std::size_t max_bytes = 4096);
 /// The longest value bad_value() echoes; the rest is summarised.
 inline constexpr std::size_t max_echoed_value = 200;
 
-/// The standard message for a rejected value (STYLE §13):
+/// The standard message for a rejected value:
 /// "<name>=<value>: expected <accepted>". The name and value are escaped and
 /// bounded (escape(), max_echoed_value): they are the user's input.
 std::string bad_value(std::string_view name, std::string_view value, std::string_view accepted);

@@ -35,7 +35,7 @@ struct OpenRequest {
   std::int64_t begin = 0;  ///< first index; chunks are handed to bodies shifted by it
   std::int64_t n = 0;      ///< iterations (≥ 0)
   int p = 1;               ///< workers
-  /// Schedule text from code (spec/loops.md §5); empty: AUTOSCHED_SCHEDULE_FOR
+  /// Schedule text from code (docs/loops.md, "Schedules"); empty: AUTOSCHED_SCHEDULE_FOR
   /// for this loop, else AUTOSCHED_SCHEDULE, else `auto`.
   std::string_view schedule{};
   /// A typed schedule from code; wins over `schedule` when set. Checked by

@@ -43,7 +43,7 @@ struct LoopOptions {
   /// Identity of the loop: all per-loop learning and records are keyed by it.
   /// Empty: the call site ("file:line:column").
   std::string_view name{};
-  /// Schedule text (spec/loops.md §5), e.g. "gss,chunk=16" or "tss,chunk=expert",
+  /// Schedule text (docs/loops.md, "Schedules"), e.g. "gss,chunk=16" or "tss,chunk=expert",
   /// or a typed TechniqueSpec / Schedule (loops/schedule_choice.hpp).
   /// Empty: AUTOSCHED_SCHEDULE_FOR for this loop, else AUTOSCHED_SCHEDULE,
   /// else `auto` (online selection). A schedule given here wins over the environment.

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The schedule a loop is given in code: text (spec/loops.md §5) or a typed
+/// The schedule a loop is given in code: text (docs/loops.md, "Schedules") or a typed
 /// value, interchangeably.
 ///
 ///   {.schedule = "gss,chunk=16"}                                   // text

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Derived metrics of one loop instance (spec/loops.md §3), all in floating
+/// Derived metrics of one loop instance (docs/loops.md, "Measurements"), all in floating
 /// point over the threads' finishing times measured from the loop start.
 ///
 ///   lib               = (T_max − T_mean) / T_max · P/(P−1) · 100   (Auto4OMP)

@@ -24,7 +24,7 @@
  * Unlike DLS4LB: indices are 64-bit, ranges are half open ([first, last)),
  * a chunk is [start, start + size), every field starts initialised (no
  * parameter call is needed before the first loop), and the schedule is
- * text ("fac2", "gss,chunk=16", "auto", "auto:qlearn"; spec/loops.md §5).
+ * text ("fac2", "gss,chunk=16", "auto", "auto:qlearn"; docs/loops.md, "Schedules").
  * Only the coordinator's (rank 0 of the communicator) schedule counts: it
  * decides and broadcasts each instance's technique.
  *

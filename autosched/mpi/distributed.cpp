@@ -1,4 +1,4 @@
-// Distributed data with random work stealing (reference/mpi-pinning.md §1.7).
+// Distributed data with random work stealing (DLS4LB, the LB4MPI thesis).
 //
 // Each rank holds one pool at a time: [head, tail) of a range whose data's
 // home is some rank (its own block first, later a stolen range). It runs the

@@ -5,7 +5,7 @@
 /// iterations; it runs its block in chunks of a local technique, and once its
 /// pool is empty it steals floor(StealRatio × remaining) iterations from the
 /// tail of a random victim's pool, the data of those iterations travelling
-/// through the caller's callbacks (spec/mpi.md, reference/mpi-pinning.md §1.7).
+/// through the caller's callbacks (docs/mpi.md, DLS4LB, the LB4MPI thesis).
 ///
 ///   mpi::DistributedOptions o{.name = "heat/step"};
 ///   o.data.pack   = [&](IndexRange r) { return bytes_of(x, r); };        // victim
@@ -57,7 +57,7 @@ struct DataMovement {
 struct DistributedOptions {
   /// The loop's identity (the steal-ratio selector's key); empty: "mpi-distributed".
   std::string_view name{};
-  /// The local technique (spec/loops.md §5 grammar: `fac2`, `gss,chunk=16`),
+  /// The local technique (the grammar of docs/loops.md, "Schedules": `fac2`, `gss,chunk=16`),
   /// run over each pool this rank holds as if by one worker; empty: "fac2".
   /// Only the coordinator's counts. Selection (`auto…`) is not supported here.
   std::string_view schedule{};

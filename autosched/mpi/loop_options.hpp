@@ -8,7 +8,7 @@
 
 namespace autosched::mpi {
 
-/// How the ranks obtain their chunks (spec/mpi.md).
+/// How the ranks obtain their chunks (docs/mpi.md).
 enum class Protocol {
   /// rma where the technique allows it (deterministic chunk sequences and
   /// static: every rank can compute chunk k itself), master_worker for the
@@ -36,7 +36,7 @@ struct LoopOptions {
   /// The loop's identity for selection and the store; the same on every rank.
   /// Empty: "mpi-loop".
   std::string_view name{};
-  /// Schedule text (spec/loops.md §5: a technique such as `fac2` or
+  /// Schedule text (docs/loops.md, "Schedules": a technique such as `fac2` or
   /// `gss,chunk=16`, or `auto[:selector]…`). Empty: AUTOSCHED_SCHEDULE_FOR /
   /// AUTOSCHED_SCHEDULE on the coordinator, else `auto`. Only the
   /// coordinator's value counts: it broadcasts the decision.

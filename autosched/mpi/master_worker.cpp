@@ -1,5 +1,5 @@
-// The master-worker protocol (spec/mpi.md; DLS4LB's protocol with its
-// defects of reference/mpi-pinning.md §1.10 avoided): the coordinator hands
+// The master-worker protocol (docs/mpi.md; DLS4LB's protocol with the
+// defects of its published code avoided): the coordinator hands
 // out every chunk from the technique's own dispenser, one Worker per rank,
 // and computes too; workers ask for their next chunk before their current
 // one ends, so the answer travels while they finish it.

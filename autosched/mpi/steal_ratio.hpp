@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The steal ratio of distributed loops (spec/mpi.md): the fraction of its
+/// The steal ratio of distributed loops (docs/mpi.md): the fraction of its
 /// remaining iterations a victim hands a thief, and the coordinator's
 /// selector over the three accepted values.
 ///

@@ -2,7 +2,7 @@
 /// @file
 /// The per-thread learning automaton of the pinning manager (Chasparis,
 /// Rossbory, Janjic, Euro-Par 2017; reconstructed in
-/// spec/reference/mpi-pinning.md §3.2). Each managed thread keeps a
+/// the dynamic-pinning paper). Each managed thread keeps a
 /// probability vector sigma over the m allowed cores. After every period the
 /// core it ran on, a, is reinforced by the utility u it earned there:
 ///
@@ -32,7 +32,7 @@ namespace autosched::pinning {
 /// their scheduler configuration (eps, lambda, nu, h) and used in the logged
 /// ACO experiments (gamma); the period is longer than their 0.025 s because
 /// CPU-time shares over a few scheduler ticks are too noisy to learn from
-/// (spec/reference/mpi-pinning.md §3.2, §3.7, §3.8).
+/// (the dynamic-pinning paper).
 struct Parameters {
   double eps = 0.05;     ///< reinforcement step, in (0, 1]
   double lambda = 0.02;  ///< probability of a uniform exploratory move, in [0, 1]

@@ -15,7 +15,7 @@ namespace autosched {
 
 using Portfolio = std::vector<TechniqueSpec>;
 
-/// Auto4OMP's 12, in its order (spec/loops.md §1): static, ss, tss,
+/// Auto4OMP's 12, in its order (docs/techniques.md): static, ss, tss,
 /// auto-llvm, guided-llvm (libomp's GSS), mfac2, static-steal, awf-b, awf-c,
 /// awf-d, awf-e, maf. The expert and binary selectors move along this order.
 Portfolio auto4omp_portfolio();

@@ -3,7 +3,7 @@
 /// ExpertSel (Auto4OMP, `auto,5`): a fuzzy-logic expert that moves along the
 /// portfolio order (simple → moderate → aggressive techniques) from what the
 /// previous instances measured, exactly as the published code does
-/// (spec/reference/lb4omp.md §3.8; rules in fuzzy_rules.hpp).
+/// (LB4OMP's papers and published code; rules in fuzzy_rules.hpp).
 ///   Instance 1 runs arm 0 (STATIC). Instance 2: phase A maps STATIC's loop
 ///   time and LIB to an arm. Later: phase B moves the arm by
 ///   4·(w_more − w_less) from the changes of loop time and LIB between the

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// The membership functions and rule weights of Auto4OMP's ExpertSel, as the
-/// published code has them (spec/reference/lb4omp.md §3.8). Tuned data kept
-/// apart from the mechanism (STYLE §5); expert_selector.cpp applies them.
+/// published code has them (LB4OMP's papers and published code). Tuned data kept
+/// apart from the mechanism; expert_selector.cpp applies them.
 /// Inputs: T = loop time in seconds, LB = load imbalance in percent,
 /// dT = change of loop time in percent of the current one, dLB = change of LB
 /// in percentage points. Outside the listed ranges a set takes its end value.

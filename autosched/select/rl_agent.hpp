@@ -2,8 +2,8 @@
 /// @file
 /// The reinforcement-learning selectors: Q-learning, SARSA, Double-Q, QV and
 /// Expected SARSA, with the explore-first, epsilon-greedy, softmax and replay
-/// policies (spec/loops.md §4; RL4OMP / LB4MPI as described in
-/// reference/lb4omp.md §4, without the defects of §6.2).
+/// policies (docs/selection.md; RL4OMP / LB4MPI as described in
+/// LB4OMP's papers, without the defects known in their published code).
 ///
 /// The MDP is RL4OMP's: the state is the arm that ran last, the action the
 /// arm to run next, and the reward of the instance that just ran (arm s) is

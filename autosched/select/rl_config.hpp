@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Options of the reinforcement-learning selectors (RL4OMP in LB4OMP, the RL
-/// agents of LB4MPI; spec/loops.md §4, reference/lb4omp.md §4). Defaults are
+/// agents of LB4MPI; docs/selection.md, LB4OMP's papers and published code). Defaults are
 /// the thesis' Table 4.1 (Birgovan 2023) except alpha = gamma = 0.5 and
 /// alpha-decay 0.05, which is what the 2025 comparative study ran, and the
 /// rewards (0.01, −2, −4) the thesis and that study used.

@@ -10,7 +10,7 @@ namespace autosched {
 
 namespace {
 
-// LB4OMP: RL4OMP's agent ids (reference/lb4omp.md §4.8, §4.9); LB4MPI:
+// LB4OMP: RL4OMP's agent ids (LB4OMP's papers and published code); LB4MPI:
 // MPI_RL_OPTION's class names (Birgovan 2023).
 constexpr RlLearnerName learners[] = {
     {RlLearner::qlearn, "qlearn", 8, "QLearner"},

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// A loop's schedule and its text form (spec/loops.md §5): either fixed, a
+/// A loop's schedule and its text form (docs/loops.md, "Schedules"): either fixed, a
 /// TechniqueSpec in its full spelling (techniques/technique_spec.hpp),
 ///   <technique>[,chunk=<n>|expert][,<key>=<value>...]
 ///   e.g. `gss`, `static,chunk=64`, `tss,chunk=expert`, `fac,mu=120,sigma=40`,

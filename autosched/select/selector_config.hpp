@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The selection part of the schedule grammar (spec/loops.md §5):
+/// The selection part of the schedule grammar (docs/selection.md, "The grammar"):
 ///   auto[:<selector>][,<key>=<value>...]
 ///   auto                                   autosched's own selector
 ///   auto:exhaustive,portfolio=static,ss,gss

@@ -11,7 +11,7 @@
 
 namespace autosched {
 
-/// The 28 techniques of spec/loops.md §1 in that table's order, then the
+/// The 28 techniques of docs/techniques.md in that table's order, then the
 /// `profiling` tool (not a scheduling technique; it measures mu, sigma, h).
 enum class TechniqueId : std::uint8_t {
   static_,

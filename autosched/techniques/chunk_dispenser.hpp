@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The one concept every technique implements (STYLE §3): the thread runtime,
+/// The one concept every technique implements: the thread runtime,
 /// the MPI runtime and the simulator drive any technique through it.
 ///
 ///   auto w = d.worker(id, start_ns);      // once per worker and instance

@@ -6,7 +6,7 @@
 /// viss). Such a technique is written as a *calculator*, the published formula
 /// and nothing else; the plan below turns it into chunk boundaries once per
 /// instance shape, and handing out a chunk is then one fetch_add on the chunk
-/// index plus a table read (spec/loops.md §2).
+/// index plus a table read (docs/techniques.md, "How they are dispensed").
 ///
 /// The plan is a list of runs of equal chunks; the last run covers everything
 /// from the point where the calculator reports that no size changes again.

@@ -4,7 +4,7 @@
 /// balances scheduling overhead h against the expected imbalance from the
 /// iteration-time spread sigma,
 ///   chunk = ( sqrt(2) · N · h / (sigma · P · sqrt(ln P)) )^(2/3),  then max(·, c).
-/// Guards (lb4omp.md §6.2 item 7): P = 1 → one chunk of N (ln 1 = 0);
+/// Guards (a division by zero LB4OMP's published code does not guard): P = 1 → one chunk of N (ln 1 = 0);
 /// sigma = 0 → ⌈N/P⌉ (the formula grows without bound); h = 0 → c.
 
 #include <autosched/techniques/loop_shape.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// What a technique remembers about one loop from one instance to the next.
-/// Owned by that loop's record: two loops never share it (lb4omp.md §6.2 item 1).
+/// Owned by that loop's record: two loops never share it (LB4OMP's published code shares it between loops).
 
 #include <autosched/techniques/cost_profile.hpp>
 #include <cstdint>

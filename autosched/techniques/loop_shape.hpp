@@ -2,8 +2,7 @@
 /// @file
 /// What a technique knows about the loop instance it schedules: the number of
 /// iterations, the number of workers, the chunk parameter and the
-/// technique-specific parameters. Techniques never see element types or bodies
-/// (STYLE §4).
+/// technique-specific parameters. Techniques never see element types or bodies.
 
 #include <cstdint>
 #include <optional>

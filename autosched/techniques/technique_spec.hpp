@@ -3,7 +3,7 @@
 /// TechniqueSpec: a technique with its chunk parameter and its parameters, the
 /// one value behind a fixed schedule, an arm of a portfolio, and what a loop
 /// instance asked for and ran. One grammar with two spellings of the chunk
-/// (spec/loops.md §5):
+/// (docs/loops.md, "Schedules"):
 ///   <technique>[:<n>|:expert][,chunk=<n>|expert][,<key>=<value>...]
 ///   full:     gss,chunk=16   tss,chunk=expert   fac,mu=120,sigma=40   wf,weights=1:1:2:2
 ///   compact:  gss:16         ss:expert          (inside comma-separated lists: portfolio=static,gss:16)

@@ -1,5 +1,5 @@
 // bench_regions: what a tunable region costs, in the shape of the reference's
-// Apollo measurements (reference/apollo.md §11.1: F = 8 features, P = 8
+// Apollo measurements (Apollo's published overheads: F = 8 features, P = 8
 // variants, 128 feature vectors, depth-2 trees):
 //   empty_scope          two clock reads around nothing: the floor of any
 //                        timed execution, for ratios that cancel machine noise;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/results/regions.md: what a tunable region's execution,
 # tree inference and tree training cost (bench_regions, Google Benchmark, one
-# process, store off), next to the goals of spec/regions.md and Apollo's
-# numbers measured on this machine class (reference/apollo.md §11.1). Each
+# process, store off), next to the goals of docs/regions.md and Apollo's
+# numbers measured on this machine class (Apollo's published overheads). Each
 # case runs $repetitions times; the table gives the median.
 # Usage: bench/regions/run.sh   (run on an idle machine)
 #   AUTOSCHED_BUILD_DIR=<dir>  build and run in that configured build
@@ -54,7 +54,7 @@ out=docs/results/regions.md
   echo "128 feature vectors (one fixed vector would let the branch predictor learn the path). *÷ empty*: the"
   echo "median over that of two clock reads around nothing (the floor of any timed execution), which cancels"
   echo "much of the machine's noise."
-  echo "Apollo: reference/apollo.md §11.1 (upstream develop, Release, measured on this machine class)."
+  echo "Apollo: its published overheads (upstream develop, Release, measured on this machine class)."
   echo
   echo "| case | what is timed | median | ÷ empty | goal | met | Apollo |"
   echo "|---|---|---:|---:|---:|:-:|---:|"

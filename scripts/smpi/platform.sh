@@ -15,7 +15,7 @@
 #   --bb-lat 1us     backbone latency
 #   --cores 1        cores per host (ranks on the same host share its speed)
 #
-# Perturbation scenario (spec reference §2.7): a fraction of the hosts is
+# Perturbation scenario (as the LB4MPI thesis perturbs its hosts): a fraction of the hosts is
 # slowed over time through SimGrid's speed profiles.
 #   --slow-fraction F   fraction of hosts slowed (0..1; hosts spread evenly over
 #                       the ranks: every round(1/F)-th host, starting at host 1,

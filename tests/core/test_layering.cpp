@@ -1,4 +1,4 @@
-// STYLE §1: includes point only downward. Every #include <autosched/<layer>/...>
+// includes point only downward. Every #include <autosched/<layer>/...>
 // in a layer's folder must name that layer or a lower one.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // List schedulers and the lower bound against the reference makespans of
-// spec/reference/readys.md §3.3 (sigma = 0).
+// the READYS paper (sigma = 0).
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/heft.hpp>
 #include <autosched/dag/ranks.hpp>

@@ -1,5 +1,5 @@
 // The simulator's decision semantics against the READYS reference test
-// vectors (spec/reference/readys.md §3.3: never-pass policies, READYS-typed
+// vectors (the READYS paper: never-pass policies, READYS-typed
 // graphs, sigma = 0), and the validity of every schedule it produces.
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/simulator.hpp>

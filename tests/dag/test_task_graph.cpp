@@ -1,4 +1,4 @@
-// Graph shapes against hand counts and the READYS reference (spec/reference/readys.md §1.1).
+// Graph shapes against hand counts and the READYS reference (the READYS paper).
 #include <autosched/dag/factorizations.hpp>
 #include <autosched/dag/durations.hpp>
 #include <autosched/dag/platform.hpp>

@@ -1,4 +1,4 @@
-// Exactly-once coverage of every technique on real thread teams (STYLE §15):
+// Exactly-once coverage of every technique on real thread teams:
 // N ∈ {0, 1, 2, 7, 1000, 10^6+3}, P ∈ {1, 2, 3, 4, 8, 16} (oversubscribed on
 // small machines), several chunk parameters, bodies of random cost.
 #include <autosched/loops/loops.hpp>

@@ -1,4 +1,4 @@
-# A document holds a compiled example verbatim (STYLE §16: doc snippets are
+# A document holds a compiled example verbatim (doc snippets are
 # compiled): the README examples/first_loop.cpp, docs/loops.md the C program.
 # Arguments: README (the document) EXAMPLE
 file(READ ${README} readme)

@@ -1,6 +1,6 @@
-// The public Region API: threads and nesting (§18.8, run under TSan too),
-// one decision with several consumers (§18.10), the lowering helpers,
-// persistence through model files and the store with fallbacks (§18.4),
+// The public Region API: threads and nesting (run under TSan too),
+// one decision with several consumers, the lowering helpers,
+// persistence through model files and the store with fallbacks,
 // misuse, and the C interface.
 #include <autosched/core/error.hpp>
 #include <autosched/measure/clock.hpp>
@@ -123,7 +123,7 @@ TEST(Region, TimesTheScopeWhenNoMetricIsGiven) {
   EXPECT_EQ(r.predict({}), 0);
 }
 
-// §18.8: the same region from several OpenMP threads at once, and nested in
+// The same region from several OpenMP threads at once, and nested in
 // itself: every execution is measured once, on its own scope.
 TEST(Region, ThreadedAndNestedExecutionsStayConsistent) {
   Region r("nested", oracle_options("dtree,depth=2,explore_after=0"));
@@ -159,7 +159,7 @@ TEST(Region, ThreadedAndNestedExecutionsStayConsistent) {
   EXPECT_EQ(wrong_after_training.load(), 0);
 }
 
-// §18.10: one adaptation decision feeds two constructs; both see the same
+// One adaptation decision feeds two constructs; both see the same
 // variant in every execution and one measurement is recorded per execution.
 TEST(Region, OneDecisionFeedsSeveralConsumers) {
   RegionOptions o;
@@ -339,7 +339,7 @@ TEST(Region, SetFeatureThenDecideLikeTheCInterface) {
   EXPECT_EQ(r.predict({3.0}), 3);
 }
 
-// §18.4 with model files: the second region starts from the first one's
+// With model files: the second region starts from the first one's
 // model and makes the same decisions without exploring.
 TEST(RegionPersistence, ModelFileRoundTrip) {
   const std::string path = scratch("oracle.model");
@@ -402,7 +402,7 @@ TEST(RegionPersistence, MismatchedOrDamagedModelFilesFallBackToExploration) {
   }
 }
 
-// §18.4 with the store: the state is saved at training and destruction; a
+// With the store: the state is saved at training and destruction; a
 // region created later resumes without exploring; a damaged row is a
 // warning and exploration.
 TEST(RegionPersistence, StoreRoundTripAndDamagedRow) {

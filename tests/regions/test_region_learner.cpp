@@ -1,5 +1,6 @@
-// The learner driven with planted costs (no clocks): reference/apollo.md §18
-// tests 1, 2, 3 and 9, the coverage rule, labelling, the bandits and the
+// The learner driven with planted costs (no clocks): the cases Apollo's own tests
+// check (a tree that separates, a feature cycling with the variants, distinct
+// pairs, a variant that slows), the coverage rule, labelling, the bandits and the
 // sample text.
 #include <autosched/core/error.hpp>
 #include <autosched/regions/region_learner.hpp>
@@ -32,7 +33,7 @@ double oracle_cost(const std::vector<double>& x, int v) { return v == static_cas
 
 }  // namespace
 
-// §18.1: Apollo's own version of this test fails at develop HEAD (every leaf
+// Apollo's own version of this test fails at develop HEAD (every leaf
 // predicts class 0).
 TEST(RegionLearner, RecoversThePlantedOracleExactly) {
   for (const char* spec :
@@ -50,7 +51,7 @@ TEST(RegionLearner, RecoversThePlantedOracleExactly) {
   }
 }
 
-// §18.2: a feature cycling with period = number of variants. A global
+// A feature cycling with period = number of variants. A global
 // round-robin counter pairs each vector with one variant forever (Apollo
 // ends with V pairs); a per-vector one covers all V·P.
 TEST(RegionLearner, RoundRobinDoesNotAlias) {
@@ -66,7 +67,7 @@ TEST(RegionLearner, RoundRobinDoesNotAlias) {
   }
 }
 
-// §18.3: only distinct (vector, variant) pairs advance min_train; training
+// Only distinct (vector, variant) pairs advance min_train; training
 // happens exactly when the V·P-th arrives.
 TEST(RegionLearner, OnlyDistinctPairsCountTowardsTraining) {
   auto l = learner("dtree,explore_after=0", 1, 4, 16);
@@ -160,7 +161,7 @@ TEST(RegionLearner, PairStatisticsAreCountMeanMinAndM2) {
   EXPECT_DOUBLE_EQ(s.time.m2, 9.0 + 1.0 + 16.0);
 }
 
-// §18.9: after training the chosen variant becomes 3× slower for every
+// After training the chosen variant becomes 3× slower for every
 // vector; the Artemis rule (2.0 × predicted for ≥ 50% of the judged
 // vectors, 3 samples in a row) re-opens exploration and the region switches.
 TEST(RegionLearner, DriftReexploresAndSwitches) {

@@ -1,5 +1,5 @@
 // Auto4OMP's expert selectors follow their published rules on scripted
-// outcomes (spec/reference/lb4omp.md §3.5–3.8).
+// outcomes (LB4OMP's papers and published code).
 #include <autosched/select/binary_selector.hpp>
 #include <autosched/select/exhaustive_selector.hpp>
 #include <autosched/select/expert_selector.hpp>
@@ -110,7 +110,7 @@ TEST(Binary, BisectsAlongThePortfolioOnLib) {
   }
 }
 
-// Phase A test vectors of reference §3.8 (Tpar, LB) → arm.
+// Test vectors of Auto4OMP's phase A rules (Tpar, LB) → arm.
 TEST(Expert, PhaseATestVectors) {
   EXPECT_EQ(ExpertSelector::initial_arm(5, 0.5), 0);
   EXPECT_EQ(ExpertSelector::initial_arm(5, 20), 0);

@@ -1,4 +1,4 @@
-// Each reward signal on hand-computed values (spec/loops.md §4; thesis
+// Each reward signal on hand-computed values (docs/selection.md; thesis
 // Algorithm 4 for the bands). Rewards (r+, r0, r−) = (0.01, −2, −4).
 #include <autosched/select/rl_reward.hpp>
 

@@ -1,5 +1,5 @@
 // The RL selectors follow their published rules on scripted outcomes
-// (spec/loops.md §4, reference/lb4omp.md §4).
+// (docs/selection.md, LB4OMP's papers and published code).
 #include <autosched/select/rl_agent.hpp>
 
 #include "make_outcome.hpp"

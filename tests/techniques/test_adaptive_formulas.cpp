@@ -1,5 +1,5 @@
 // The adaptive formulas against values worked out by hand from the papers'
-// formulas (reference/lb4omp.md §2.14–2.17), independently of the dispensers.
+// formulas (LB4OMP's papers and published code), independently of the dispensers.
 #include <autosched/techniques/adaptive_formulas.hpp>
 
 #include <gtest/gtest.h>

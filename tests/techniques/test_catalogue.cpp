@@ -8,7 +8,7 @@
 namespace autosched {
 namespace {
 
-// The portfolio of spec/loops.md §1, by its user-visible names.
+// The portfolio of docs/techniques.md, by its user-visible names.
 const char* const spec_names[] = {"static", "ss",           "fsc", "mfsc",  "gss",   "guided-llvm", "auto-llvm",
                                   "tss",    "static-steal", "fac", "mfac",  "fac2",  "mfac2",       "wf",
                                   "tap",    "bold",         "awf", "awf-b", "awf-c", "awf-d",       "awf-e",

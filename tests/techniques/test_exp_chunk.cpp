@@ -5,7 +5,7 @@
 namespace autosched {
 namespace {
 
-// The example table of spec/reference/lb4omp.md §3.9.
+// The expChunk example table of LB4OMP's papers.
 TEST(ExpChunk, MatchesTheReferenceTable) {
   EXPECT_EQ(exp_chunk(1000, 16), 3);
   EXPECT_EQ(exp_chunk(10000, 16), 9);

@@ -1,5 +1,5 @@
 // Golden chunk sequences, derived by hand from the published formulas
-// (spec/reference/lb4omp.md §2 and our decisions in spec/loops.md §1). Each
+// (LB4OMP's papers and published code, and our decisions in docs/techniques.md). Each
 // case shows its arithmetic; the implementation must reproduce it exactly.
 #include <autosched/techniques/techniques.hpp>
 
@@ -133,7 +133,7 @@ TEST(Golden, FixedSizeChunking) {
   EXPECT_EQ(sizes_of(Mfsc(shape(1000, 4)), 1000), mfsc);
 }
 
-// Guards of the division cases (lb4omp.md §6.2 item 7).
+// Guards of the division cases (a division by zero LB4OMP's published code does not guard).
 TEST(Golden, FixedSizeChunkingGuards) {
   EXPECT_EQ(fsc_chunk(shape(1000, 1), 10, 5), 1000);  // P = 1: ln 1 = 0
   EXPECT_EQ(fsc_chunk(shape(1000, 4), 0, 5), 250);    // sigma = 0

@@ -1,4 +1,4 @@
-# `autosched info --techniques` lists all 28 techniques of spec/loops.md §1 by name.
+# `autosched info --techniques` lists all 28 techniques of docs/techniques.md by name.
 execute_process(COMMAND ${CLI} info --techniques OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "autosched info --techniques failed (${rc})")

@@ -1,5 +1,5 @@
 // `autosched bench`, `autosched report` and `autosched demo`: Oracle
-// campaigns over the benchmark apps (spec/evaluation.md) and their reports.
+// campaigns over the benchmark apps (docs/campaigns.md) and their reports.
 #include "cli_app.hpp"
 #include "commands.hpp"
 #include "subcommands.hpp"

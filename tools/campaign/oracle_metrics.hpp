@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The evaluation protocol's yardstick (spec/evaluation.md): per loop, the
+/// The evaluation protocol's yardstick (docs/campaigns.md): per loop, the
 /// per-step median over repetitions of every configuration, the Oracle (Σ
 /// over steps of the fastest arm at that step), the best fixed arm, and per
 /// configuration its degradation vs the Oracle, regret vs the best fixed arm,

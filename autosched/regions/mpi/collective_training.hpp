@@ -11,7 +11,7 @@
 ///   autosched::mpi::train_regions_collectively(MPI_COMM_WORLD);  // on every rank
 ///
 /// Apollo allgathers raw rows and merges them through an EMA in arrival
-/// order, so ranks can end with different models (reference/apollo.md §12.12).
+/// order, so ranks can end with different models (as Apollo's does).
 /// Here ranks exchange compact per-(vector, variant) statistics and every rank
 /// merges them in rank order onto one base table, so the result does not
 /// depend on timing and is bit-identical wherever the same ranks share a region.

@@ -1,4 +1,4 @@
-// Collective training across 4 MPI ranks (reference/apollo.md §18 test 5).
+// Collective training across 4 MPI ranks (Apollo's own test of it).
 // A plain main(): every rank checks what it can see, rank 0 compares what all
 // ranks hold, and the process exits nonzero on every rank when any check failed
 // anywhere. Run under mpiexec -n 4.
