@@ -24,6 +24,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
+#include <autosched/mpi/detail/distributed_state.hpp>
 #include <autosched/mpi/detail/max_sum_min_op.hpp>
 #include <autosched/mpi/detail/run_ranges.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
@@ -45,45 +46,6 @@ namespace detail {
 
 namespace {
 
-/// Tags on the runtime's duplicate communicator, apart from master-worker's.
-enum DistributedTag : int {
-  tag_steal_request = 21,  ///< thief → victim: int64 (unused)
-  tag_steal_reply = 22,    ///< victim → thief: int64 [begin, end, home] + payload; empty range = NACK
-  tag_results = 23,        ///< thief → home: int64 [begin, end] + payload
-  tag_count = 24,          ///< rank → coordinator: int64 iterations run since the last report
-  tag_fail = 25,           ///< rank → coordinator: this rank failed (int64 unused)
-  tag_end = 26,            ///< coordinator → rank: int64 1 = aborted, 0 = every iteration ran
-};
-constexpr int coordinator = 0;
-
-/// One pool's chunks from a dispenser prepared for one worker.
-class LocalChunker {
- public:
-  virtual ~LocalChunker() = default;
-  /// The next chunk (relative to the pool); `now_ns` ends the previous one.
-  virtual IndexRange next(std::int64_t now_ns) = 0;
-};
-
-template <class D>
-class Chunker final : public LocalChunker {
- public:
-  Chunker(D& d, std::int64_t now_ns) : d_(d), w_(d.worker(0, now_ns)) {}
-  IndexRange next(std::int64_t now_ns) override {
-    if constexpr (D::timed) {
-      if (!last_.empty()) d_.completed(w_, last_, ChunkTiming{started_ns_, started_ns_, now_ns});
-    }
-    last_ = d_.next(w_);
-    started_ns_ = now_ns;
-    return last_;
-  }
-
- private:
-  D& d_;
-  typename D::Worker w_;
-  IndexRange last_{};
-  std::int64_t started_ns_ = 0;
-};
-
 /// The coordinator's steal-ratio selectors, one per loop name.
 StealRatioSelector& ratio_selector(std::string_view name) {
   static std::map<std::string, std::unique_ptr<StealRatioSelector>, std::less<>> selectors;
@@ -91,15 +53,6 @@ StealRatioSelector& ratio_selector(std::string_view name) {
   if (it == selectors.end()) it = selectors.emplace(std::string(name), std::make_unique<StealRatioSelector>()).first;
   return *it->second;
 }
-
-/// What the coordinator broadcasts; followed by P + 1 block boundaries.
-struct Plan {
-  std::int64_t begin = 0, end = 0;
-  std::int32_t error = 0;  ///< 1: `text` is an error message
-  std::int32_t ratio = 0;  ///< StealRatio
-  std::uint64_t instance = 0;
-  char text[400] = {};     ///< the local technique, or the error
-};
 
 void set_text(Plan& m, const std::string& s) {
   const std::size_t len = std::min(s.size(), sizeof(m.text) - 1);
@@ -128,93 +81,7 @@ std::string blocks_error(std::span<const std::int64_t> b, std::int64_t begin, st
   return {};
 }
 
-std::vector<std::byte> header_bytes(std::initializer_list<std::int64_t> words, std::vector<std::byte> payload) {
-  std::vector<std::byte> m(words.size() * sizeof(std::int64_t) + payload.size());
-  std::memcpy(m.data(), words.begin(), words.size() * sizeof(std::int64_t));
-  if (!payload.empty()) std::memcpy(m.data() + words.size() * sizeof(std::int64_t), payload.data(), payload.size());
-  return m;
-}
-
-std::int64_t word(const std::vector<std::byte>& m, int k) {
-  std::int64_t v = 0;
-  std::memcpy(&v, m.data() + k * sizeof(std::int64_t), sizeof v);
-  return v;
-}
-
 }  // namespace
-
-class DistributedState {
- public:
-  DistributedState(MPI_Comm user, std::int64_t begin, std::int64_t end, const DistributedOptions& options);
-  IndexRange next();
-  void fail(std::string message);
-  DistributedResult finish();
-
- private:
-  // The pool.
-  void open_pool(IndexRange r, int home, bool stolen);
-  IndexRange take_piece();
-  void close_pool();
-  // Messages.
-  bool handle(bool wait);
-  void answer_steal(int thief);
-  void take_reply(int victim, const std::vector<std::byte>& m);
-  void send(int to, int tag, std::vector<std::byte> bytes, bool counted);
-  void send_word(int to, int tag, std::int64_t v, bool counted) {
-    send(to, tag, header_bytes({v}, {}), counted);
-  }
-  void report(std::int64_t ran);
-  void coordinator_check();
-  void end_all(bool aborted);
-  void steal_step();
-  void mark_failed(std::string message);
-  [[nodiscard]] std::int64_t now_ns() const { return static_cast<std::int64_t>((MPI_Wtime() - start_) * 1e9); }
-
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0, size_ = 1;
-  std::string name_;
-  std::int64_t begin_ = 0, n_ = 0;
-  DistributedOptions options_;
-  TechniqueSpec spec_;
-  TechniqueParams params_;
-  TechniqueId ran_ = TechniqueId::static_;
-  StealRatio ratio_ = StealRatio::half;
-  double ratio_value_ = 0.5;
-  double selection_ns_ = 0;
-  IndexRange block_;
-  std::mt19937_64 rng_;
-
-  // The pool: [head_, tail_) of pool_, relative to the loop's begin.
-  IndexRange pool_{};
-  std::int64_t head_ = 0, tail_ = 0;
-  int home_ = 0;
-  bool stolen_ = false;
-  IndexRange chunk_{};  ///< the chunk being run (relative), clipped to tail_ when used
-  std::int64_t piece_ = 1;
-  LoopMemory memory_;
-  Workspace workspace_;
-  AnyDispenser dispenser_;
-  std::unique_ptr<LocalChunker> chunker_;
-  IndexRange running_{};  ///< the piece next() returned last
-
-  // Stealing.
-  int outstanding_ = -1;  ///< the victim of the request out, or -1
-  std::vector<char> empty_;  ///< victims that answered NACK since the last reset
-  double backoff_ = 0;
-
-  // Termination and failure.
-  std::int64_t unreported_ = 0;
-  std::int64_t total_ = 0;  ///< coordinator: iterations reported
-  bool ended_ = false, aborted_ = false, failed_ = false, finished_ = false;
-  std::string failure_;
-  std::vector<std::int64_t> sent_;  ///< counted messages sent to each rank
-  std::int64_t received_ = 0;       ///< counted messages received
-  std::deque<std::pair<MPI_Request, std::vector<std::byte>>> sends_;
-
-  // Reported.
-  double start_ = 0, end_time_ = 0, last_work_ = 0;
-  std::int64_t own_iterations_ = 0, own_steals_ = 0, own_stolen_ = 0, own_given_ = 0, own_requests_ = 0;
-};
 
 DistributedState::DistributedState(MPI_Comm user, std::int64_t begin, std::int64_t end, const DistributedOptions& options)
     : options_(options) {
@@ -369,183 +236,6 @@ void DistributedState::close_pool() {
   pool_ = {};
   head_ = tail_ = 0;
   chunker_.reset();
-}
-
-void DistributedState::send(int to, int tag, std::vector<std::byte> bytes, bool counted) {
-  while (!sends_.empty()) {  // free what has gone
-    int done = 0;
-    MPI_Test(&sends_.front().first, &done, MPI_STATUS_IGNORE);
-    if (!done) break;
-    sends_.pop_front();
-  }
-  sends_.emplace_back(MPI_REQUEST_NULL, std::move(bytes));
-  auto& s = sends_.back();
-  MPI_Isend(s.second.data(), static_cast<int>(s.second.size()), MPI_BYTE, to, tag, comm_, &s.first);
-  if (counted) ++sent_[static_cast<std::size_t>(to)];
-}
-
-void DistributedState::report(std::int64_t ran) {
-  if (ran == 0) return;
-  if (rank_ == coordinator) {
-    total_ += ran;
-    coordinator_check();
-  } else {
-    send_word(coordinator, tag_count, ran, true);
-  }
-}
-
-void DistributedState::coordinator_check() {
-  if (rank_ == coordinator && !ended_ && total_ == n_) end_all(false);
-}
-
-void DistributedState::end_all(bool aborted) {
-  for (int r = 0; r < size_; ++r) {
-    if (r != coordinator) send_word(r, tag_end, aborted ? 1 : 0, false);
-  }
-  ended_ = true;
-  aborted_ = aborted_ || aborted;
-  end_time_ = MPI_Wtime();
-}
-
-void DistributedState::mark_failed(std::string message) {
-  if (failed_) return;
-  failed_ = true;
-  failure_ = std::move(message);
-  pool_ = {};
-  head_ = tail_ = 0;
-  chunker_.reset();
-  if (rank_ == coordinator) {
-    if (!ended_) end_all(true);
-  } else {
-    send_word(coordinator, tag_fail, 1, true);
-  }
-}
-
-void DistributedState::answer_steal(int thief) {
-  const std::int64_t remaining = ended_ || failed_ ? 0 : tail_ - head_;
-  const auto give = static_cast<std::int64_t>(std::floor(ratio_value_ * static_cast<double>(remaining)));
-  if (give < options_.min_steal || give < 1) {
-    send(thief, tag_steal_reply, header_bytes({0, 0, -1}, {}), false);
-    return;
-  }
-  const IndexRange r{tail_ - give, tail_};
-  const IndexRange absolute{begin_ + r.begin, begin_ + r.end};
-  std::vector<std::byte> payload;
-  if (options_.data.pack) {
-    try {
-      payload = options_.data.pack(absolute);
-    } catch (...) {
-      send(thief, tag_steal_reply, header_bytes({0, 0, -1}, {}), false);
-      mark_failed(what_of(std::current_exception()));
-      return;
-    }
-  }
-  tail_ = r.begin;
-  own_given_ += give;
-  send(thief, tag_steal_reply, header_bytes({absolute.begin, absolute.end, home_}, std::move(payload)), false);
-}
-
-void DistributedState::take_reply(int victim, const std::vector<std::byte>& m) {
-  outstanding_ = -1;
-  const IndexRange absolute{word(m, 0), word(m, 1)};
-  if (absolute.empty()) {
-    empty_[static_cast<std::size_t>(victim)] = 1;
-    return;
-  }
-  if (ended_ || failed_) return;  // an aborted instance: the range is dropped with it
-  const int home = static_cast<int>(word(m, 2));
-  constexpr std::size_t head = 3 * sizeof(std::int64_t);
-  try {
-    if (options_.data.unpack) options_.data.unpack(absolute, std::span<const std::byte>(m.data() + head, m.size() - head));
-  } catch (...) {
-    mark_failed(what_of(std::current_exception()));
-    return;
-  }
-  ++own_steals_;
-  own_stolen_ += absolute.size();
-  std::fill(empty_.begin(), empty_.end(), 0);
-  backoff_ = 0;
-  open_pool({absolute.begin - begin_, absolute.end - begin_}, home, true);
-}
-
-bool DistributedState::handle(bool wait) {
-  MPI_Status st;
-  int flag = 1;
-  if (wait) {
-    MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &st);
-  } else {
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
-    if (!flag) return false;
-  }
-  int bytes = 0;
-  MPI_Get_count(&st, MPI_BYTE, &bytes);
-  std::vector<std::byte> m(static_cast<std::size_t>(bytes));
-  MPI_Recv(m.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
-  const int from = st.MPI_SOURCE;
-  switch (st.MPI_TAG) {
-    case tag_steal_request:
-      ++received_;
-      answer_steal(from);
-      break;
-    case tag_steal_reply:
-      take_reply(from, m);
-      break;
-    case tag_results:
-      ++received_;
-      if (options_.data.unpack_results && !aborted_ && !failed_) {
-        constexpr std::size_t head = 2 * sizeof(std::int64_t);
-        try {
-          options_.data.unpack_results({word(m, 0), word(m, 1)},
-                                       std::span<const std::byte>(m.data() + head, m.size() - head));
-        } catch (...) {
-          mark_failed(what_of(std::current_exception()));
-        }
-      }
-      break;
-    case tag_count:
-      ++received_;
-      total_ += word(m, 0);
-      coordinator_check();
-      break;
-    case tag_fail:
-      ++received_;
-      if (!ended_) end_all(true);
-      break;
-    case tag_end:
-      ended_ = true;
-      aborted_ = aborted_ || word(m, 0) != 0;
-      end_time_ = MPI_Wtime();
-      break;
-    default:
-      autosched::detail::throw_error("autosched::mpi::distributed_for: unexpected message with tag " +
-                                     std::to_string(st.MPI_TAG) + " from rank " + std::to_string(from));
-  }
-  return true;
-}
-
-void DistributedState::steal_step() {
-  if (outstanding_ >= 0) {
-    handle(true);  // an answer is owed
-    return;
-  }
-  std::vector<int> candidates;
-  for (int r = 0; r < size_; ++r) {
-    if (r != rank_ && !empty_[static_cast<std::size_t>(r)]) candidates.push_back(r);
-  }
-  if (candidates.empty()) {
-    // Every other rank answered NACK: wait a little (handling messages), then ask again.
-    backoff_ = backoff_ == 0 ? 20e-6 : std::min(1e-3, backoff_ * 2);
-    const double until = MPI_Wtime() + backoff_;
-    while (!ended_ && MPI_Wtime() < until) {
-      if (!handle(false)) std::this_thread::yield();
-    }
-    std::fill(empty_.begin(), empty_.end(), 0);
-    return;
-  }
-  std::uniform_int_distribution<std::size_t> pick(0, candidates.size() - 1);
-  outstanding_ = candidates[pick(rng_)];
-  ++own_requests_;
-  send_word(outstanding_, tag_steal_request, 0, true);
 }
 
 IndexRange DistributedState::next() {
