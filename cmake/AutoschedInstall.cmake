@@ -41,7 +41,7 @@ set(autosched_installed_headers
   dag/dag.hpp dag/durations.hpp dag/factorizations.hpp dag/heft.hpp dag/list_schedulers.hpp dag/platform.hpp
   dag/graph_file.hpp dag/problem.hpp dag/ranks.hpp dag/scheduler.hpp dag/simulator.hpp dag/task_graph.hpp
   pinning/pinning.hpp pinning/pinning.h pinning/affinity.hpp pinning/manager.hpp pinning/options.hpp pinning/speed.hpp
-  pinning/strategy.hpp
+  pinning/strategy.hpp pinning/team_pinning.hpp
   # What those include.
   core/error.hpp core/index_range.hpp core/source_location.hpp
   loops/detail/loop_call.hpp drive/chunk_body.hpp
@@ -131,16 +131,13 @@ install(FILES ${PROJECT_BINARY_DIR}/autoschedConfig.cmake ${PROJECT_BINARY_DIR}/
 # pkg-config, for builds without CMake (autosched.pc.in). The layers in
 # link order, dependents first; the link group forgives a missed edge.
 set(AUTOSCHED_PC_LIBS "")
-foreach(layer loops regions dag session drive store pinning select techniques measure core)
+foreach(layer loops regions dag session pinning drive store select techniques measure core)
   if(TARGET autosched_${layer})
     string(APPEND AUTOSCHED_PC_LIBS " -lautosched_${layer}")
   endif()
 endforeach()
 string(STRIP "${AUTOSCHED_PC_LIBS}" AUTOSCHED_PC_LIBS)
 set(AUTOSCHED_PC_SYSTEM_LIBS "${OpenMP_CXX_FLAGS} -lsqlite3")
-if(AUTOSCHED_PAPI_FOUND)
-  string(APPEND AUTOSCHED_PC_SYSTEM_LIBS " -lpapi")
-endif()
 string(APPEND AUTOSCHED_PC_SYSTEM_LIBS " -lstdc++ -lm -lpthread -ldl")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/autosched.pc.in ${PROJECT_BINARY_DIR}/autosched.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/autosched.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -41,6 +41,10 @@ void Instance::begin_worker(int tid) const noexcept {
   if (detail::worker_begin_observed()) detail::notify_worker_begin({loop_->name(), index_, tid, p_});
 }
 
+void Instance::end_worker(int tid, std::int64_t iterations) const noexcept {
+  if (detail::worker_end_observed()) detail::notify_worker_end({loop_->name(), index_, tid, p_, iterations});
+}
+
 template <class D>
 void Instance::run_chunks(D& d, typename D::Worker& w, ThreadStats& st, const ChunkBody& body) {
   if constexpr (std::is_same_v<D, ChunkSequence>) {
@@ -171,6 +175,7 @@ std::int64_t Instance::work(int tid, const ChunkBody& body) noexcept {
         }
       },
       dispenser_);
+  end_worker(tid, iterations);
   // acq_rel: the closing thread sees every worker's stats and dispenser writes.
   const int p = p_;
   if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == p) loop_->close(*this, false);
@@ -179,6 +184,7 @@ std::int64_t Instance::work(int tid, const ChunkBody& body) noexcept {
 
 void Instance::finish_worker(int tid, const ThreadStats& stats, std::exception_ptr& error) noexcept {
   threads_[tid].stats = stats;
+  end_worker(tid, stats.iterations);
   // Once this worker has counted itself, the instance may be closed and
   // opened again for another team: read the error before.
   error = this->error();

@@ -81,6 +81,8 @@ class Instance {
   bool fallback_ready() const noexcept;
   void run_fallback(int tid, ThreadStats& st, const ChunkBody& body);
   void begin_worker(int tid) const noexcept;
+  /// The observers' worker-end hook (before the worker counts itself done).
+  void end_worker(int tid, std::int64_t iterations) const noexcept;
   /// Pull mode: stores worker `tid`'s stats; the last worker to finish
   /// closes the instance and returns it to the pool. `error` receives the
   /// instance's error as this worker leaves it.

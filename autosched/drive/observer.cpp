@@ -11,7 +11,7 @@ namespace autosched::drive {
 namespace {
 
 constexpr std::size_t max_observers = 8;
-enum Hook : std::size_t { worker_begin, instance_closed, hook_count };
+enum Hook : std::size_t { worker_begin, worker_end, instance_closed, hook_count };
 
 /// A fixed table: hooks read it without a lock. Slots are published with
 /// release and read with acquire, so an observer is fully built before a
@@ -52,6 +52,7 @@ void notify(const Event& event, Call call) noexcept {
 }  // namespace
 
 void Observer::on_worker_begin(const WorkerBegin& /*worker*/) noexcept { stop_calling(this, worker_begin); }
+void Observer::on_worker_end(const WorkerEnd& /*worker*/) noexcept { stop_calling(this, worker_end); }
 void Observer::on_instance_closed(const ClosedInstance& /*instance*/) noexcept { stop_calling(this, instance_closed); }
 
 void attach(Observer& observer) {
@@ -91,10 +92,15 @@ void detach(Observer& observer) noexcept {
 namespace detail {
 
 bool worker_begin_observed() noexcept { return listeners[worker_begin].load(std::memory_order_relaxed) > 0; }
+bool worker_end_observed() noexcept { return listeners[worker_end].load(std::memory_order_relaxed) > 0; }
 bool observed() noexcept { return listeners[instance_closed].load(std::memory_order_relaxed) > 0; }
 
 void notify_worker_begin(const WorkerBegin& worker) noexcept {
   notify<worker_begin>(worker, [](Observer& o, const WorkerBegin& w) { o.on_worker_begin(w); });
+}
+
+void notify_worker_end(const WorkerEnd& worker) noexcept {
+  notify<worker_end>(worker, [](Observer& o, const WorkerEnd& w) { o.on_worker_end(w); });
 }
 
 void notify_instance_closed(const ClosedInstance& instance) noexcept {

@@ -1,6 +1,8 @@
 #pragma once
 /// @file
-/// Hooks for what cuts across every loop: recording, tracing, pinning. The
+/// Hooks for what cuts across every loop: recording, tracing, pinning
+/// (pinning/team_pinning.hpp registers a team's threads at their begin and
+/// counts their iterations as heartbeats at their end). The
 /// driver calls each attached observer; nothing in the driver knows what
 /// they do. A hook that no attached observer overrides costs one relaxed
 /// load per worker or instance: the base class's empty hook, called once,
@@ -34,6 +36,16 @@ struct WorkerBegin {
   int p = 1;
 };
 
+/// A worker has run its share of an instance (on its own thread, before it
+/// counts itself done: the instance is still open).
+struct WorkerEnd {
+  std::string_view loop;
+  std::uint64_t instance = 0;
+  int tid = 0;  ///< 0 … p-1
+  int p = 1;
+  std::int64_t iterations = 0;  ///< iterations this worker ran in the instance
+};
+
 /// An instance has closed: its record is complete (on the closing thread).
 struct ClosedInstance {
   const InstanceRecord& record;
@@ -57,6 +69,8 @@ class Observer {
   virtual ~Observer() = default;
   /// Not overridden: the observer is not called again for worker begins.
   virtual void on_worker_begin(const WorkerBegin& worker) noexcept;
+  /// Not overridden: the observer is not called again for worker ends.
+  virtual void on_worker_end(const WorkerEnd& worker) noexcept;
   /// Not overridden: the observer is not called again for closed instances.
   virtual void on_instance_closed(const ClosedInstance& instance) noexcept;
 };
@@ -71,10 +85,12 @@ void detach(Observer& observer) noexcept;
 namespace detail {
 /// Calls every attached observer's hook.
 void notify_worker_begin(const WorkerBegin& worker) noexcept;
+void notify_worker_end(const WorkerEnd& worker) noexcept;
 void notify_instance_closed(const ClosedInstance& instance) noexcept;
 /// True when an attached observer may override the hook: the callers skip
 /// building its argument otherwise.
 bool worker_begin_observed() noexcept;
+bool worker_end_observed() noexcept;
 bool observed() noexcept;  ///< on_instance_closed
 }  // namespace detail
 

@@ -4,7 +4,7 @@
 // loop (open a team, join the enclosing one, run alone) and hands each
 // thread its share.
 #include <autosched/loops/detail/loop_call.hpp>
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/forked_child.hpp>
@@ -35,13 +35,11 @@ namespace {
 thread_local int body_level = -1;
 
 /// Runs this thread's share of `inst` with body_level marking the body's
-/// level; with the teams' pinning manager (AUTOSCHED_PINNING), then reports
-/// the iterations it ran to it (once per instance, not per chunk).
-void work(drive::Instance& inst, int tid, const LoopCall& call, pinning::Manager* pm) {
+/// level (the teams' pinning, AUTOSCHED_PINNING, observes the driver).
+void work(drive::Instance& inst, int tid, const LoopCall& call) {
   const int outer = std::exchange(body_level, omp_get_level());
-  const std::int64_t iterations = inst.work(tid, drive::ChunkBody{call.run, call.run_sequence, call.body});
+  (void)inst.work(tid, drive::ChunkBody{call.run, call.run_sequence, call.body});
   body_level = outer;
-  if (pm != nullptr) team_thread_done(*pm, iterations);
 }
 
 drive::OpenRequest request(const LoopCall& call, std::int64_t n, int p) {
@@ -65,10 +63,10 @@ std::string_view loop_id(const LoopCall& call, char (&buffer)[512]) {
 }
 
 /// The calling thread opens a team of `p` (or runs alone when p = 1).
-void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p, pinning::Manager* pm) {
+void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p) {
   drive::Instance* inst = loop.open(request(call, n, p));
   if (p == 1) {
-    work(*inst, 0, call, pm);
+    work(*inst, 0, call);
   } else {
     const int planned = p;
 #pragma omp parallel num_threads(p)
@@ -79,7 +77,7 @@ void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p, p
 #pragma omp single
         loop.reopen(*inst, team);
       }
-      work(*inst, omp_get_thread_num(), call, pm);  // an opened team shares the caller's body
+      work(*inst, omp_get_thread_num(), call);  // an opened team shares the caller's body
     }
   }
   std::exception_ptr error = inst->error();
@@ -88,7 +86,7 @@ void open_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, int p, p
 }
 
 /// Every thread of the enclosing team calls this (work-sharing).
-void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, pinning::Manager* pm) {
+void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n) {
   drive::Instance* inst = nullptr;
   std::exception_ptr open_error;
 #pragma omp single copyprivate(inst, open_error)
@@ -100,7 +98,7 @@ void join_team(drive::Loop& loop, const LoopCall& call, std::int64_t n, pinning:
     }
   }
   if (open_error) std::rethrow_exception(open_error);
-  work(*inst, omp_get_thread_num(), call, pm);  // this thread's own body
+  work(*inst, omp_get_thread_num(), call);  // this thread's own body
   if (!call.options->nowait) {
 #pragma omp barrier
   }
@@ -175,16 +173,15 @@ void run_loop(const LoopCall& call) {
     return;
   }
   session::start();
-  // Every thread of a joined team makes this call itself; an opened team's
-  // threads read the pointer the caller got before the fork.
-  pinning::Manager* const pm = start_team_pinning();
+  // Before the team forks: the observer it attaches must see the workers begin.
+  (void)start_team_pinning();
   char buffer[512];
   drive::Loop& loop = drive::loop(loop_id(call, buffer));
   if (join) {
-    join_team(loop, call, n, pm);
+    join_team(loop, call, n);
     return;
   }
-  open_team(loop, call, n, p, pm);
+  open_team(loop, call, n, p);
 }
 
 }  // namespace autosched::detail

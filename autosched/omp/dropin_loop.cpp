@@ -5,6 +5,7 @@
 #include <autosched/core/forked_child.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/drive/observer.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 #include <autosched/omp/real_runtime.hpp>
 #include <autosched/omp/report.hpp>
 #include <autosched/select/decision_engine.hpp>
@@ -132,6 +133,9 @@ void ensure_started() {
     session::start();
     static SiteObserver observer;
     drive::attach(observer);
+    // AUTOSCHED_PINNING (`autosched run --pin`): the pinning manager's own
+    // observer registers and times the team's threads; unset, one lookup.
+    (void)autosched::detail::start_team_pinning();
     session::on_finish(&write_report_once);
   });
   started.store(true, std::memory_order_release);

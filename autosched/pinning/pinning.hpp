@@ -9,3 +9,4 @@
 #include <autosched/pinning/options.hpp>
 #include <autosched/pinning/speed.hpp>
 #include <autosched/pinning/strategy.hpp>
+#include <autosched/pinning/team_pinning.hpp>

@@ -7,8 +7,10 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #if AUTOSCHED_HAVE_PAPI
+#include <dlfcn.h>
 #include <papi.h>
 
 #include <exception>
@@ -63,12 +65,76 @@ std::mutex papi_mutex;
 std::once_flag papi_once;
 int papi_init_code = PAPI_ENOINIT;
 
+/// libpapi, opened when a counter or `autosched info` first asks for it, not
+/// linked: the pinning manager also runs inside every program the OpenMP
+/// drop-in is preloaded into, and a program that never reads a counter must
+/// not load PAPI and libpfm at start-up. The pointers' types are the
+/// header's, so a signature that changes fails to compile.
+struct PapiLibrary {
+  bool loaded = false;
+  std::string error;  ///< why it is not loaded
+  decltype(&::PAPI_library_init) library_init = nullptr;
+  decltype(&::PAPI_strerror) strerror = nullptr;
+  decltype(&::PAPI_create_eventset) create_eventset = nullptr;
+  decltype(&::PAPI_assign_eventset_component) assign_eventset_component = nullptr;
+  decltype(&::PAPI_attach) attach = nullptr;
+  decltype(&::PAPI_add_event) add_event = nullptr;
+  decltype(&::PAPI_start) start = nullptr;
+  decltype(&::PAPI_read) read = nullptr;
+  decltype(&::PAPI_stop) stop = nullptr;
+  decltype(&::PAPI_cleanup_eventset) cleanup_eventset = nullptr;
+  decltype(&::PAPI_destroy_eventset) destroy_eventset = nullptr;
+  decltype(&::PAPI_get_component_info) get_component_info = nullptr;
+  decltype(&::PAPI_query_event) query_event = nullptr;
+};
+
+const PapiLibrary& papi() {
+  static const PapiLibrary library = [] {
+    PapiLibrary l;
+    void* handle = ::dlopen(AUTOSCHED_PAPI_SONAME, RTLD_NOW | RTLD_LOCAL);  // kept open for the process
+    if (handle == nullptr) {
+      const char* e = ::dlerror();
+      l.error = std::string("cannot load ") + AUTOSCHED_PAPI_SONAME + (e != nullptr ? std::string(": ") + e : "");
+      return l;
+    }
+    bool all = true;
+    const auto bind = [&](auto& pointer, const char* name) {
+      pointer = reinterpret_cast<std::remove_reference_t<decltype(pointer)>>(::dlsym(handle, name));
+      if (pointer == nullptr && all) {
+        all = false;
+        l.error = std::string(AUTOSCHED_PAPI_SONAME) + " lacks " + name;
+      }
+    };
+    bind(l.library_init, "PAPI_library_init");
+    bind(l.strerror, "PAPI_strerror");
+    bind(l.create_eventset, "PAPI_create_eventset");
+    bind(l.assign_eventset_component, "PAPI_assign_eventset_component");
+    bind(l.attach, "PAPI_attach");
+    bind(l.add_event, "PAPI_add_event");
+    bind(l.start, "PAPI_start");
+    bind(l.read, "PAPI_read");
+    bind(l.stop, "PAPI_stop");
+    bind(l.cleanup_eventset, "PAPI_cleanup_eventset");
+    bind(l.destroy_eventset, "PAPI_destroy_eventset");
+    bind(l.get_component_info, "PAPI_get_component_info");
+    bind(l.query_event, "PAPI_query_event");
+    l.loaded = all;
+    return l;
+  }();
+  return library;
+}
+
 /// PAPI_OK once the library is initialised (first call only), else the
-/// error PAPI_library_init gave; the result is kept for the process.
+/// error PAPI_library_init gave (PAPI_ENOSUPP: the library could not be
+/// loaded); the result is kept for the process.
 int papi_library() noexcept {
   try {
     std::call_once(papi_once, [] {
-      const int v = PAPI_library_init(PAPI_VER_CURRENT);
+      if (!papi().loaded) {
+        papi_init_code = PAPI_ENOSUPP;
+        return;
+      }
+      const int v = papi().library_init(PAPI_VER_CURRENT);
       // A positive value other than PAPI_VER_CURRENT is a header/library
       // version mismatch.
       papi_init_code = v == PAPI_VER_CURRENT ? PAPI_OK : (v > 0 ? PAPI_EINVAL : v);
@@ -80,7 +146,8 @@ int papi_library() noexcept {
 }
 
 std::string papi_message(int code) {
-  const char* m = PAPI_strerror(code);
+  if (!papi().loaded) return papi().error;
+  const char* m = papi().strerror(code);
   return m != nullptr ? std::string(m) : "PAPI error " + std::to_string(code);
 }
 
@@ -88,9 +155,9 @@ std::string papi_message(int code) {
 void release(int& set, bool& started) noexcept {
   if (set == PAPI_NULL) return;
   long long ignored = 0;
-  if (started) (void)PAPI_stop(set, &ignored);
-  (void)PAPI_cleanup_eventset(set);
-  (void)PAPI_destroy_eventset(&set);
+  if (started) (void)papi().stop(set, &ignored);
+  (void)papi().cleanup_eventset(set);
+  (void)papi().destroy_eventset(&set);
   set = PAPI_NULL;
   started = false;
 }
@@ -100,7 +167,7 @@ void release(int& set, bool& started) noexcept {
 InstructionCounter::InstructionCounter(pid_t tid) noexcept {
   static_assert(PAPI_NULL == -1, "set_ starts as -1 in speed.hpp, which does not include papi.h");
   if (const int rc = papi_library(); rc != PAPI_OK) {
-    failed_step_ = "PAPI_library_init";
+    failed_step_ = papi().loaded ? "PAPI_library_init" : "loading PAPI";
     code_ = rc;
     return;
   }
@@ -116,11 +183,12 @@ InstructionCounter::InstructionCounter(pid_t tid) noexcept {
   // component 0 is the CPU's (perf_event on Linux). Without a PMU the first
   // step that opens a hardware event fails (PAPI 7.0 in a VM: PAPI_attach,
   // "Event does not exist").
-  started_ = check("PAPI_create_eventset", PAPI_create_eventset(&set_)) &&
-             check("PAPI_assign_eventset_component", PAPI_assign_eventset_component(set_, 0)) &&
-             check("PAPI_attach", PAPI_attach(set_, static_cast<unsigned long>(tid))) &&
-             check("PAPI_add_event(PAPI_TOT_INS)", PAPI_add_event(set_, PAPI_TOT_INS)) &&
-             check("PAPI_start", PAPI_start(set_));
+  const PapiLibrary& api = papi();
+  started_ = check("PAPI_create_eventset", api.create_eventset(&set_)) &&
+             check("PAPI_assign_eventset_component", api.assign_eventset_component(set_, 0)) &&
+             check("PAPI_attach", api.attach(set_, static_cast<unsigned long>(tid))) &&
+             check("PAPI_add_event(PAPI_TOT_INS)", api.add_event(set_, PAPI_TOT_INS)) &&
+             check("PAPI_start", api.start(set_));
   if (!started_) release(set_, started_);
 }
 
@@ -138,7 +206,7 @@ std::optional<std::uint64_t> InstructionCounter::read() noexcept {
   if (!ok()) return std::nullopt;
   std::lock_guard lock(papi_mutex);
   long long value = 0;
-  if (const int rc = PAPI_read(set_, &value); rc != PAPI_OK || value < 0) {
+  if (const int rc = papi().read(set_, &value); rc != PAPI_OK || value < 0) {
     failed_step_ = "PAPI_read";
     code_ = rc != PAPI_OK ? rc : PAPI_EINVAL;
     release(set_, started_);
@@ -159,15 +227,16 @@ const PapiStatus& papi_status() {
       s.detail = version + ", no usable hardware counters: " + why;
       return s;
     };
+    if (!papi().loaded) return unusable(papi().error);
     if (const int rc = papi_library(); rc != PAPI_OK) return unusable("PAPI_library_init: " + papi_message(rc));
     std::string component;
     {
       std::lock_guard lock(papi_mutex);
-      const PAPI_component_info_t* cpu = PAPI_get_component_info(0);
+      const PAPI_component_info_t* cpu = papi().get_component_info(0);
       if (cpu == nullptr) return unusable("no CPU component");
       component = cpu->name;
       if (cpu->disabled != 0) return unusable("component " + component + " disabled: " + cpu->disabled_reason);
-      if (const int rc = PAPI_query_event(PAPI_TOT_INS); rc != PAPI_OK)
+      if (const int rc = papi().query_event(PAPI_TOT_INS); rc != PAPI_OK)
         return unusable("component " + component + ": PAPI_query_event(PAPI_TOT_INS): " + papi_message(rc));
     }
     // The event may exist and still be refused (perf_event_paranoid, a

@@ -12,8 +12,8 @@ namespace {
 
 // Lowest first; layers of one rank may not include each other: drive and
 // store sit side by side (the session wires them), and so do the front-ends.
-// pinning uses only core; it sits below loops, which pin their OpenMP teams
-// with it (AUTOSCHED_PINNING).
+// pinning's manager uses only core; its team pinning observes the driver,
+// and loops and the drop-in start it (AUTOSCHED_PINNING).
 const std::map<std::string, int> rank = {
     {"core", 0},    {"measure", 1}, {"techniques", 2}, {"select", 3}, {"store", 4},   {"drive", 4},
     {"session", 5}, {"pinning", 5}, {"loops", 6},      {"omp", 6},    {"mpi", 6},     {"regions", 6},

@@ -3,7 +3,7 @@
 // once, report heartbeats from their loop records, and are pinned to distinct
 // allowed cores. Nothing here judges wall-clock time: the waits poll for a
 // state with a generous bound that only stops a broken run.
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 #include <autosched/pinning/affinity.hpp>
 
 #include "team_pinning_support.hpp"

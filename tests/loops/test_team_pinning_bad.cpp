@@ -1,7 +1,7 @@
 // A bad AUTOSCHED_PINNING: one warning naming the variable and the accepted
 // policies, no manager, and the loops run as usual.
 #include <autosched/core/error.hpp>
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 
 #include "team_pinning_support.hpp"
 

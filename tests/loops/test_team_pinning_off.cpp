@@ -1,6 +1,6 @@
 // AUTOSCHED_PINNING=off: the loops start no manager and register no thread.
 #include <autosched/core/error.hpp>
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 
 #include "team_pinning_support.hpp"
 

@@ -10,7 +10,7 @@
 #include <autosched/core/system_info.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/core/version.hpp>
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 #include <autosched/pinning/affinity.hpp>
 #include <autosched/pinning/speed.hpp>
 #include <autosched/select/schedule_environment.hpp>

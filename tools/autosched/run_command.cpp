@@ -1,4 +1,4 @@
-// `autosched run [--schedule S] [--loops runtime|all] [--report] [--report-file F] -- ./app args…`
+// `autosched run [--schedule S] [--loops runtime|all|static] [--pin POLICY] [--report] [--report-file F] -- ./app args…`
 // Runs an unmodified OpenMP program with the drop-in preloaded: its
 // schedule(runtime) loops are scheduled by autosched (docs/dropin.md). The
 // launcher only sets the environment and replaces itself with the program;
@@ -11,6 +11,7 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/file_checks.hpp>
 #include <autosched/core/text.hpp>
+#include <autosched/pinning/options.hpp>
 #include <autosched/select/schedule.hpp>
 
 #include <unistd.h>
@@ -32,6 +33,7 @@ namespace fs = std::filesystem;
 struct RunOptions {
   std::string schedule;
   std::string loops;
+  std::string pin;     // AUTOSCHED_PINNING for the program, or empty
   std::string report;  // "stderr", a file, or empty
   bool report_flag = false;
 };
@@ -81,6 +83,7 @@ void check_report_destination(const RunOptions& o) {
   setenv("LD_PRELOAD", preload.c_str(), 1);
   if (!o.schedule.empty()) setenv("AUTOSCHED_SCHEDULE", o.schedule.c_str(), 1);
   if (!o.loops.empty()) setenv("AUTOSCHED_OMP_LOOPS", o.loops.c_str(), 1);
+  if (!o.pin.empty()) setenv("AUTOSCHED_PINNING", o.pin.c_str(), 1);
   if (o.report_flag) setenv("AUTOSCHED_OMP_REPORT", o.report.empty() ? "stderr" : o.report.c_str(), 1);
   std::vector<char*> argv;
   for (std::string& a : command) argv.push_back(a.data());
@@ -110,6 +113,20 @@ void add_run_command(CLI::App& app) {
             return "'" + word + "' is not one of runtime, all, static";
           if (comma == std::string::npos) return {};
           rest = rest.substr(comma + 1);
+        }
+      });
+  run->add_option("--pin", options->pin,
+                  "pin the program's loop teams with a pinning policy: round-robin, learn, o2, autopin or off, "
+                  "with options as in AUTOSCHED_PINNING (learn,eps=0.05,period=0.2)")
+      ->check([](const std::string& value) -> std::string {
+        try {
+          (void)pinning::parse_options(value, "--pin");
+          return {};
+        } catch (const std::exception& e) {
+          // CLI11 names the option; the value and the reason follow it.
+          std::string why = e.what();
+          if (const std::string named = "--pin=" + value + ": "; why.starts_with(named)) why.erase(0, named.size());
+          return "'" + value + "': " + why;
         }
       });
   run->add_flag("--report", options->report_flag, "at exit, a table per loop on stderr");

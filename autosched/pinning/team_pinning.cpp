@@ -1,22 +1,26 @@
-// AUTOSCHED_PINNING for the loop runtime's OpenMP teams (team_pinning.hpp).
+// AUTOSCHED_PINNING for every team the loop driver runs (team_pinning.hpp):
+// an observer of the driver, so parallel_for's teams and the OpenMP drop-in's
+// alike are pinned without either knowing of it.
 //
 // Speed signal. The pinning manager judges a thread by its heartbeat rate
-// once it sends heartbeats, else by its CPU share. A team thread beats once
-// per loop instance, with the number of iterations it ran in that instance,
-// after its share is done: the driver counts a worker's iterations anyway
-// (ThreadStats::iterations), so this costs one relaxed atomic add per thread
-// per instance and nothing per chunk (the dispatch path stays at about one
-// atomic per chunk). Beating per chunk would be finer grained but would add
+// once it sends heartbeats, else by its CPU share. A team thread registers
+// when it begins its first share (drive::Observer::on_worker_begin) and beats
+// once per loop instance, with the number of iterations it ran in that
+// instance, when its share is done (on_worker_end): the driver counts a
+// worker's iterations anyway (ThreadStats::iterations), so this costs one
+// relaxed atomic add per thread per instance and nothing per chunk (the
+// dispatch path stays at about one atomic per chunk). Beating per chunk would be finer grained but would add
 // work to every chunk; busy time is only measured when chunks are timed, so
 // it is not available to every schedule. Iterations per second measure what
 // the manager wants under the self-scheduling techniques (a thread on a
 // crowded core takes fewer chunks). Under a static schedule every thread
 // runs the same share of each instance, so all team threads beat at the
 // team's pace and the signal cannot tell them apart.
-#include <autosched/loops/team_pinning.hpp>
+#include <autosched/pinning/team_pinning.hpp>
 
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
+#include <autosched/drive/observer.hpp>
 #include <autosched/pinning/options.hpp>
 
 #include <pthread.h>
@@ -67,6 +71,38 @@ void forget_in_child() noexcept {
   ::new (static_cast<void*>(abandoned)) pinning::ThreadRegistration(std::move(registration));
 }
 
+/// Registers this thread with `manager` the first time it begins a share
+/// (once per thread: OpenMP reuses its threads).
+void register_once(pinning::Manager& manager) noexcept {
+  if (registration_tried) return;
+  registration_tried = true;
+  try {
+    registration = manager.register_thread();
+    registered_threads.fetch_add(1, std::memory_order_relaxed);
+  } catch (...) {
+    // Out of memory: this thread stays unmanaged; its loops are not affected.
+  }
+}
+
+/// The driver's hooks: registration at a worker's begin, its iterations as
+/// heartbeats at its end. A child forked after the start leaves the manager
+/// alone (the registry's lock may be held by a thread it does not have).
+class TeamObserver final : public drive::Observer {
+ public:
+  explicit TeamObserver(pinning::Manager& manager) : manager_(manager) {}
+  void on_worker_begin(const drive::WorkerBegin& /*worker*/) noexcept override {
+    if (!forked_child.load(std::memory_order_relaxed)) register_once(manager_);
+  }
+  void on_worker_end(const drive::WorkerEnd& worker) noexcept override {
+    if (forked_child.load(std::memory_order_relaxed)) return;
+    register_once(manager_);  // a thread whose begin came before the manager started
+    if (worker.iterations > 0) registration.heartbeat(static_cast<std::uint64_t>(worker.iterations));
+  }
+
+ private:
+  pinning::Manager& manager_;
+};
+
 std::string setting_text(const std::optional<std::string>& value) {
   return value ? "AUTOSCHED_PINNING=" + *value : std::string("AUTOSCHED_PINNING unset");
 }
@@ -96,21 +132,23 @@ std::unique_ptr<TeamPinning> start() {
     // default limit in under half an hour).
     if (options) options->trace_limit = std::min<std::size_t>(options->trace_limit, 4096);
     if (!options) {
-      t->summary = setting_text(value) + ": the loop runtime's teams are not pinned";
+      t->summary = setting_text(value) + ": the loop teams are not pinned";
       return t;
     }
     if (options->policy == pinning::Policy::off) {
-      t->summary = setting_text(value) + ": off, the loop runtime's teams are not pinned";
+      t->summary = setting_text(value) + ": off, the loop teams are not pinned";
       return t;
     }
     auto manager = std::make_unique<pinning::Manager>(*options);  // warns itself about an OpenMP binding
     if (manager->policy() == pinning::Policy::off) {
-      t->summary = setting_text(value) + ": not started for the loop runtime's teams; " + manager->status();
+      t->summary = setting_text(value) + ": not started for the loop teams; " + manager->status();
       return t;
     }
     manager->start();
     t->summary = setting_text(value) + ": " + manager->status();
     t->manager = manager.release();
+    // Leaked like the manager: loops may run during static destruction.
+    drive::attach(*new TeamObserver(*t->manager));
     t->owner = ::getpid();
     // Registered after start(): handlers run in reverse order, so this one
     // runs before the destructors of statics the start created.
@@ -122,10 +160,10 @@ std::unique_ptr<TeamPinning> start() {
     }
   } catch (const std::exception& e) {
     t->summary =
-        setting_text(value) + " could not be applied (" + e.what() + "); the loop runtime's teams are not pinned";
+        setting_text(value) + " could not be applied (" + e.what() + "); the loop teams are not pinned";
     std::string message = e.what();
     if (message.find("AUTOSCHED_PINNING") == std::string::npos) message = setting_text(value) + ": " + message;
-    detail::warn(message + "; the loop runtime's teams run unpinned");
+    detail::warn(message + "; the loop teams run unpinned");
   }
   return t;
 }
@@ -146,13 +184,13 @@ std::string loop_pinning_status() {
     try {
       const auto options = pinning::options_from_environment();
       if (!options || options->policy == pinning::Policy::off) {
-        what = "the loop runtime's teams will not be pinned";
+        what = "the loop teams will not be pinned";
       } else {
         what = std::string(pinning::to_string(options->policy)) +
-               " for the loop runtime's teams, started at the first parallel loop";
+               " for the loop teams, started at the first parallel loop";
       }
     } catch (const std::exception& e) {
-      what = std::string("invalid (") + e.what() + "); the loop runtime's teams will run unpinned";
+      what = std::string("invalid (") + e.what() + "); the loop teams will run unpinned";
     }
     return setting_text(value) + ": " + what;
   }
@@ -179,19 +217,6 @@ pinning::Manager* start_team_pinning() noexcept {
   } catch (...) {
     return nullptr;  // out of memory: this loop runs unpinned, the next one tries again
   }
-}
-
-void team_thread_done(pinning::Manager& manager, std::int64_t iterations) noexcept {
-  if (!registration_tried) {
-    registration_tried = true;
-    try {
-      registration = manager.register_thread();
-      registered_threads.fetch_add(1, std::memory_order_relaxed);
-    } catch (...) {
-      // Out of memory: this thread stays unmanaged; its loops are not affected.
-    }
-  }
-  if (iterations > 0) registration.heartbeat(static_cast<std::uint64_t>(iterations));
 }
 
 }  // namespace detail
