@@ -43,7 +43,7 @@ set(autosched_installed_headers
   pinning/pinning.hpp pinning/pinning.h pinning/affinity.hpp pinning/manager.hpp pinning/options.hpp pinning/speed.hpp
   pinning/strategy.hpp pinning/team_pinning.hpp
   # What those include.
-  core/error.hpp core/index_range.hpp core/source_location.hpp
+  core/error.hpp core/index_range.hpp core/source_location.hpp core/autosched_status.h
   loops/detail/loop_call.hpp drive/chunk_body.hpp
   measure/instance_record.hpp measure/metrics.hpp measure/thread_stats.hpp
   select/arm.hpp select/auto_config.hpp select/outcome.hpp select/rl_config.hpp select/selector.hpp

@@ -1,6 +1,8 @@
 #include "app.hpp"
 
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
+#include <autosched/omp/dropin.h>
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 #else
@@ -34,28 +36,17 @@ double parse_number(const std::string& app, const std::string& option, const cha
 }
 
 #ifdef AUTOSCHED_APPS_PLAIN_OPENMP
-// What the drop-in reports when it is preloaded (autosched/omp/dropin.h: the
-// program is never linked to it, so the layout is repeated here and the
-// function looked up at run time).
-struct DropinCounts {
-  unsigned long long loops, instances, chunks, forwarded;
-};
+// What the drop-in reports when it is preloaded (autosched/omp/dropin.h; the
+// program is never linked to it, so the functions are looked up at run time).
+using DropinCounts = autosched_omp_counts;
 using GetCounts = int (*)(DropinCounts*);
 
 GetCounts dropin_counts() noexcept {
   return reinterpret_cast<GetCounts>(dlsym(RTLD_DEFAULT, "autosched_omp_get_counts"));
 }
 
-// The instance the drop-in closed last (autosched_omp_instance, same layout).
-struct DropinInstance {
-  char arm[64];
-  char requested[32];
-  char selector[32];
-  unsigned long long instance;
-  int explored;
-  int cut_short;
-  double selection_ns;
-};
+// The instance the drop-in closed last.
+using DropinInstance = autosched_omp_instance;
 using GetLastInstance = int (*)(DropinInstance*);
 
 /// The loop that just ran, as the drop-in scheduled it: true and `out` set

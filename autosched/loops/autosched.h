@@ -15,11 +15,17 @@
  *
  * The body receives chunks [first, last) that together cover [begin, end)
  * exactly once, from the threads of the team (see docs/loops.md, "Teams").
- * Every function returns AUTOSCHED_OK or an error code and never aborts;
+ * Every function returns a status of autosched/core/autosched_status.h
+ * (AUTOSCHED_OK, AUTOSCHED_EINVAL for a bad argument, AUTOSCHED_ESTATE from
+ * autosched_last_instance for a loop that has not finished an instance,
+ * AUTOSCHED_EBODY when the body threw: no further chunks were handed out,
+ * the team joined, and the message is the exception's) and never aborts;
  * autosched_last_error() gives this thread's last message. The region
  * interface is autosched/regions/autosched_region.h. */
 #ifndef AUTOSCHED_H
 #define AUTOSCHED_H
+
+#include <autosched/core/autosched_status.h>
 
 #include <stdint.h>
 
@@ -27,14 +33,8 @@
 extern "C" {
 #endif
 
-enum {
-  AUTOSCHED_OK = 0,
-  AUTOSCHED_EINVAL = 1,    /* a bad argument: schedule text, thread count, NULL, no name (the message names it) */
-  AUTOSCHED_ENOTFOUND = 2, /* autosched_last_instance: the loop has not finished an instance */
-  AUTOSCHED_EFAILED = 3,   /* anything else (out of memory, I/O) */
-  AUTOSCHED_EBODY = 4      /* the body threw a C++ exception: no further chunks were handed out,
-                              the team joined, and the message is the exception's */
-};
+/* The earlier name of AUTOSCHED_ESTATE here. */
+enum { AUTOSCHED_ENOTFOUND = AUTOSCHED_ESTATE };
 
 /* Which threads run the loop (autosched::Team). */
 enum {

@@ -1,4 +1,5 @@
 #include <autosched/loops/autosched.h>
+#include <autosched/core/c_status.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/loops/detail/loop_call.hpp>
@@ -15,24 +16,6 @@
 
 namespace autosched {
 namespace {
-
-thread_local std::string last_error;
-
-int fail(int code, std::string_view message) noexcept {
-  try {
-    last_error = message;
-  } catch (...) {  // out of memory: the code alone must do
-    last_error.clear();
-  }
-  return code;
-}
-
-/// An exception that left the caller's body. It is thrown in place of the
-/// body's own so that the boundary tells a failing body from a bad argument
-/// (the runtime rethrows the first body exception to the caller).
-struct BodyFailed {
-  std::string message;
-};
 
 std::string describe(const std::exception_ptr& e) {
   try {
@@ -54,29 +37,10 @@ void run_chunk(void* loop, std::int64_t first, std::int64_t last) {
   try {
     c.body(first, last, c.arg);
   } catch (...) {
-    throw BodyFailed{describe(std::current_exception())};
-  }
-}
-
-/// Runs `f`, turning every exception into a status and a message that starts with `call`.
-template <class F>
-int guarded(std::string_view call, F&& f) noexcept {
-  try {
-    try {
-      return f();
-    } catch (const BodyFailed& e) {
-      return fail(AUTOSCHED_EBODY, std::string(call) + ": the body threw: " + e.message);
-    } catch (const Error& e) {
-      return fail(AUTOSCHED_EINVAL, std::string(call) + ": " + e.what());
-    } catch (const std::bad_alloc&) {
-      return fail(AUTOSCHED_EFAILED, std::string(call) + ": out of memory");
-    } catch (const std::exception& e) {
-      return fail(AUTOSCHED_EFAILED, std::string(call) + ": " + e.what());
-    } catch (...) {
-      return fail(AUTOSCHED_EFAILED, std::string(call) + ": an unknown exception");
-    }
-  } catch (...) {  // building the message ran out of memory
-    return fail(AUTOSCHED_EFAILED, "out of memory");
+    // Thrown in place of the body's own so that the boundary tells a failing
+    // body from a bad argument (the runtime rethrows the first body
+    // exception to the caller).
+    throw c_api::CallerFailed{"the body threw: " + describe(std::current_exception())};
   }
 }
 
@@ -107,23 +71,23 @@ void autosched_loop_options_init(autosched_loop_options* options) {
 int autosched_parallel_for(int64_t begin, int64_t end, autosched_loop_body body, void* arg,
                            const autosched_loop_options* options) {
   constexpr std::string_view call = "autosched_parallel_for";
-  if (options == nullptr) return fail(AUTOSCHED_EINVAL, "autosched_parallel_for: options is NULL");
-  if (body == nullptr) return fail(AUTOSCHED_EINVAL, "autosched_parallel_for: body is NULL");
+  if (options == nullptr) return c_api::fail(AUTOSCHED_EINVAL, "autosched_parallel_for: options is NULL");
+  if (body == nullptr) return c_api::fail(AUTOSCHED_EINVAL, "autosched_parallel_for: body is NULL");
   if (options->name == nullptr || options->name[0] == '\0') {
-    return fail(AUTOSCHED_EINVAL,
+    return c_api::fail(AUTOSCHED_EINVAL,
                 "autosched_parallel_for: options->name is empty: a C loop needs a name "
                 "(its learning and records are keyed by it)");
   }
-  return guarded(call, [&]() -> int {
+  return c_api::guarded(call, [&]() -> int {
     const std::string where = std::string(call) + "(" + options->name + ")";
     if (options->threads < 0 || options->threads > max_workers) {
       const std::string accepted = "0 (OpenMP's default) or a team size in [1, " + std::to_string(max_workers) + "]";
-      return fail(AUTOSCHED_EINVAL,
+      return c_api::fail(AUTOSCHED_EINVAL,
                   where + ": " + text::bad_value("options->threads", std::to_string(options->threads), accepted));
     }
     if (options->team < AUTOSCHED_TEAM_AUTOMATIC || options->team > AUTOSCHED_TEAM_OPEN) {
       const std::string accepted = "AUTOSCHED_TEAM_AUTOMATIC (0), AUTOSCHED_TEAM_JOIN (1) or AUTOSCHED_TEAM_OPEN (2)";
-      return fail(AUTOSCHED_EINVAL,
+      return c_api::fail(AUTOSCHED_EINVAL,
                   where + ": " + text::bad_value("options->team", std::to_string(options->team), accepted));
     }
     static_assert(AUTOSCHED_TEAM_AUTOMATIC == static_cast<int>(Team::automatic) &&
@@ -139,7 +103,7 @@ int autosched_parallel_for(int64_t begin, int64_t end, autosched_loop_body body,
     CLoop loop{body, arg};
     // No SequenceRunner: the runtime hands out sequence chunks through run_chunk
     // too, and the C body is an indirect call either way.
-    return guarded(where, [&]() -> int {
+    return c_api::guarded(where, [&]() -> int {
       detail::run_loop({begin, end, &run_chunk, nullptr, &loop, &o, SourceLocation{}});
       return AUTOSCHED_OK;
     });
@@ -147,11 +111,11 @@ int autosched_parallel_for(int64_t begin, int64_t end, autosched_loop_body body,
 }
 
 int autosched_last_instance(const char* name, autosched_loop_instance* out) {
-  if (name == nullptr || out == nullptr) return fail(AUTOSCHED_EINVAL, "autosched_last_instance: NULL argument");
-  return guarded("autosched_last_instance", [&]() -> int {
+  if (name == nullptr || out == nullptr) return c_api::fail(AUTOSCHED_EINVAL, "autosched_last_instance: NULL argument");
+  return c_api::guarded("autosched_last_instance", [&]() -> int {
     const auto r = last_instance(name);
     if (!r) {
-      return fail(AUTOSCHED_ENOTFOUND,
+      return c_api::fail(AUTOSCHED_ESTATE,
                   std::string("autosched_last_instance: loop '") + name + "' has not finished an instance");
     }
     autosched_loop_instance x{};
@@ -171,12 +135,10 @@ int autosched_last_instance(const char* name, autosched_loop_instance* out) {
 }
 
 int autosched_flush_records(void) {
-  return guarded("autosched_flush_records", [] {
+  return c_api::guarded("autosched_flush_records", [] {
     flush_records();
     return AUTOSCHED_OK;
   });
 }
-
-const char* autosched_last_error(void) { return last_error.c_str(); }
 
 }  // extern "C"

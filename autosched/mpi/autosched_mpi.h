@@ -34,6 +34,8 @@
 #ifndef AUTOSCHED_MPI_H
 #define AUTOSCHED_MPI_H
 
+#include <autosched/core/autosched_status.h>
+
 #include <mpi.h>
 #include <stdint.h>
 
@@ -41,15 +43,21 @@
 extern "C" {
 #endif
 
+/* The statuses of autosched/core/autosched_status.h under this interface's
+ * names: EINVAL a bad argument (NULL, an empty name, a schedule or bounds the
+ * library rejects); ESTATE a call out of order (start_chunk before
+ * start_loop, end_chunk without a chunk, finalize of a running loop; the
+ * message names the call expected); EFAILED anything else (out of memory, MPI
+ * not initialised); EABORTED (AUTOSCHED_EBODY) from end_loop: the instance
+ * was aborted on every rank because a rank called autosched_mpi_fail (or
+ * ended its loop early, or used other bounds); the message names the first
+ * such rank and its reason. */
 enum {
-  AUTOSCHED_MPI_OK = 0,
-  AUTOSCHED_MPI_EINVAL = 1,  /* a bad argument: NULL, an empty name, a schedule or bounds the library rejects */
-  AUTOSCHED_MPI_ESTATE = 2,  /* a call out of order: start_chunk before start_loop, end_chunk without a chunk,
-                                finalize of a running loop, ... (the message names the call expected) */
-  AUTOSCHED_MPI_EFAILED = 3, /* anything else (out of memory, MPI not initialised) */
-  AUTOSCHED_MPI_EABORTED = 4 /* end_loop: the instance was aborted on every rank because a rank called
-                                autosched_mpi_fail (or ended its loop early, or used other bounds); the
-                                message names the first such rank and its reason */
+  AUTOSCHED_MPI_OK = AUTOSCHED_OK,
+  AUTOSCHED_MPI_EINVAL = AUTOSCHED_EINVAL,
+  AUTOSCHED_MPI_ESTATE = AUTOSCHED_ESTATE,
+  AUTOSCHED_MPI_EFAILED = AUTOSCHED_EFAILED,
+  AUTOSCHED_MPI_EABORTED = AUTOSCHED_EBODY
 };
 
 /* One loop of a program, on one rank: its name, schedule and the instance

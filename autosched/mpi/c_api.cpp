@@ -6,6 +6,7 @@
 
 #include <autosched/mpi/autosched_mpi.h>
 
+#include <autosched/core/c_status.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/index_range.hpp>
 #include <autosched/mpi/execution.hpp>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <utility>
 #include <new>
 #include <optional>
 #include <string>
@@ -45,66 +47,43 @@ namespace {
 
 using Phase = autosched_mpi_loop::Phase;
 
-thread_local std::string last_error;
+using c_api::fail;
 
-int fail_with(int code, std::string_view message) noexcept {
-  try {
-    last_error = message;
-  } catch (...) {  // out of memory: the code alone must do
-    last_error.clear();
-  }
-  return code;
-}
-
-/// Runs `f`, turning every exception into `error_code` (autosched::Error,
-/// i.e. a rejected input) or AUTOSCHED_MPI_EFAILED, with a message that starts with `call`.
+/// The shared guard (core/c_status.hpp) with the status an input the
+/// library rejects gets in this call first, as this file's calls read best.
 template <class F>
-int guarded(std::string_view call, int error_code, F&& f) noexcept {
-  try {
-    try {
-      return f();
-    } catch (const Error& e) {
-      return fail_with(error_code, std::string(call) + ": " + e.what());
-    } catch (const std::bad_alloc&) {
-      return fail_with(AUTOSCHED_MPI_EFAILED, std::string(call) + ": out of memory");
-    } catch (const std::exception& e) {
-      return fail_with(AUTOSCHED_MPI_EFAILED, std::string(call) + ": " + e.what());
-    } catch (...) {
-      return fail_with(AUTOSCHED_MPI_EFAILED, std::string(call) + ": an unknown exception");
-    }
-  } catch (...) {  // building the message ran out of memory
-    return fail_with(AUTOSCHED_MPI_EFAILED, "out of memory");
-  }
+int guarded(std::string_view call, int rejected, F&& f) noexcept {
+  return c_api::guarded(call, std::forward<F>(f), rejected);
 }
 
 int null_handle(std::string_view call) noexcept {
-  return fail_with(AUTOSCHED_MPI_EINVAL, std::string(call) + ": the loop handle is NULL");
+  return fail(AUTOSCHED_MPI_EINVAL, std::string(call) + ": the loop handle is NULL");
 }
 
 int out_of_order(std::string_view call, const autosched_mpi_loop& loop, std::string_view expected) noexcept {
   try {
-    return fail_with(AUTOSCHED_MPI_ESTATE, std::string(call) + "(" + loop.name + "): " + std::string(expected));
+    return fail(AUTOSCHED_MPI_ESTATE, std::string(call) + "(" + loop.name + "): " + std::string(expected));
   } catch (...) {
-    return fail_with(AUTOSCHED_MPI_ESTATE, call);
+    return fail(AUTOSCHED_MPI_ESTATE, call);
   }
 }
 
 int setup(MPI_Comm comm, const char* loop_name, autosched_mpi_loop** out) noexcept {
   constexpr std::string_view call = "autosched_mpi_setup";
-  if (out == nullptr) return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the handle pointer is NULL");
+  if (out == nullptr) return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the handle pointer is NULL");
   *out = nullptr;
   if (loop_name == nullptr || loop_name[0] == '\0') {
-    return fail_with(AUTOSCHED_MPI_EINVAL,
+    return fail(AUTOSCHED_MPI_EINVAL,
                      "autosched_mpi_setup: the loop name is empty: an MPI loop needs a name "
                      "(its learning and records are keyed by it)");
   }
   if (comm == MPI_COMM_NULL)
-    return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the communicator is MPI_COMM_NULL");
+    return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_setup: the communicator is MPI_COMM_NULL");
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized) {
-    return fail_with(AUTOSCHED_MPI_EFAILED, "autosched_mpi_setup: MPI is not initialised (call MPI_Init first)");
+    return fail(AUTOSCHED_MPI_EFAILED, "autosched_mpi_setup: MPI is not initialised (call MPI_Init first)");
   }
   return guarded(call, AUTOSCHED_MPI_EINVAL, [&]() -> int {
     auto loop = std::make_unique<autosched_mpi_loop>();
@@ -181,11 +160,11 @@ int autosched_mpi_set_parameters(autosched_mpi_loop* loop, const char* protocol,
     } else if (text == protocol_name(Protocol::rma)) {
       p = Protocol::rma;
     } else if (!text.empty() && text != protocol_name(Protocol::automatic)) {
-      return fail_with(AUTOSCHED_MPI_EINVAL, std::string(call) + "(" + loop->name + "): protocol=" + std::string(text) +
+      return fail(AUTOSCHED_MPI_EINVAL, std::string(call) + "(" + loop->name + "): protocol=" + std::string(text) +
                                                  ": expected auto, master-worker or rma");
     }
     if (request_when < 0 || break_after < 0) {
-      return fail_with(AUTOSCHED_MPI_EINVAL,
+      return fail(AUTOSCHED_MPI_EINVAL,
                        std::string(call) + "(" + loop->name + "): request_when=" + std::to_string(request_when) +
                            ", break_after=" + std::to_string(break_after) + ": expected 0 (the default) or more");
     }
@@ -220,7 +199,7 @@ int autosched_mpi_start_loop(autosched_mpi_loop* loop, int64_t first, int64_t la
 int autosched_mpi_terminated(autosched_mpi_loop* loop, int* done) {
   constexpr std::string_view call = "autosched_mpi_terminated";
   if (loop == nullptr) return null_handle(call);
-  if (done == nullptr) return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_terminated: `done` is NULL");
+  if (done == nullptr) return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_terminated: `done` is NULL");
   switch (loop->phase) {
     case Phase::idle:
       return out_of_order(call, *loop, "no instance is running: call start_loop first");
@@ -239,7 +218,7 @@ int autosched_mpi_start_chunk(autosched_mpi_loop* loop, int64_t* start, int64_t*
   constexpr std::string_view call = "autosched_mpi_start_chunk";
   if (loop == nullptr) return null_handle(call);
   if (start == nullptr || size == nullptr) {
-    return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_start_chunk: `start` or `size` is NULL");
+    return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_start_chunk: `start` or `size` is NULL");
   }
   switch (loop->phase) {
     case Phase::idle:
@@ -311,7 +290,7 @@ int autosched_mpi_end_loop(autosched_mpi_loop* loop, int64_t* iterations, double
 int autosched_mpi_last_result(const autosched_mpi_loop* loop, autosched_mpi_loop_result* result) {
   constexpr std::string_view call = "autosched_mpi_last_result";
   if (loop == nullptr) return null_handle(call);
-  if (result == nullptr) return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_last_result: `result` is NULL");
+  if (result == nullptr) return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_last_result: `result` is NULL");
   if (!loop->last) return out_of_order(call, *loop, "no instance has ended successfully yet");
   const LoopResult& r = *loop->last;
   autosched_mpi_loop_result x{};
@@ -328,7 +307,7 @@ int autosched_mpi_last_result(const autosched_mpi_loop* loop, autosched_mpi_loop
 }
 
 int autosched_mpi_finalize(autosched_mpi_loop** loop) {
-  if (loop == nullptr) return fail_with(AUTOSCHED_MPI_EINVAL, "autosched_mpi_finalize: the handle pointer is NULL");
+  if (loop == nullptr) return fail(AUTOSCHED_MPI_EINVAL, "autosched_mpi_finalize: the handle pointer is NULL");
   if (*loop == nullptr) return AUTOSCHED_MPI_OK;
   if ((*loop)->phase != Phase::idle) {
     return out_of_order("autosched_mpi_finalize", **loop,
@@ -339,6 +318,6 @@ int autosched_mpi_finalize(autosched_mpi_loop** loop) {
   return AUTOSCHED_MPI_OK;
 }
 
-const char* autosched_mpi_last_error(void) { return last_error.c_str(); }
+const char* autosched_mpi_last_error(void) { return autosched::c_api::last_error(); }
 
 }  // extern "C"

@@ -1,5 +1,6 @@
 #include <autosched/pinning/pinning.h>
 
+#include <autosched/core/c_status.hpp>
 #include <autosched/pinning/manager.hpp>
 
 #include <exception>
@@ -16,35 +17,7 @@ struct autosched_pinning_thread {
 
 namespace {
 
-thread_local std::string last_error;
-
-/// Runs `f`, turning every exception into a status code and a message: no
-/// C++ exception may unwind through C frames.
-template <class F>
-int guarded(F&& f) noexcept {
-  try {
-    last_error.clear();
-    return f();
-  } catch (const std::bad_alloc&) {
-    last_error = "out of memory";
-  } catch (const std::exception& e) {
-    try {
-      last_error = e.what();
-    } catch (...) {
-    }
-  } catch (...) {
-    last_error = "unknown error";
-  }
-  return AUTOSCHED_PINNING_ERROR;
-}
-
-int bad_argument(const char* what) noexcept {
-  try {
-    last_error = what;
-  } catch (...) {
-  }
-  return AUTOSCHED_PINNING_BAD_ARGUMENT;
-}
+int bad_argument(const char* what) noexcept { return autosched::c_api::fail(AUTOSCHED_EINVAL, what); }
 
 }  // namespace
 
@@ -53,7 +26,7 @@ extern "C" {
 int autosched_pinning_create(const char* options, autosched_pinning_manager** out) {
   if (out == nullptr) return bad_argument("autosched_pinning_create: out is NULL");
   *out = nullptr;
-  int status = guarded([&] {
+  int status = autosched::c_api::guarded("autosched_pinning_create", [&] {
     namespace p = autosched::pinning;
     p::ManagerOptions o;
     if (options != nullptr) {
@@ -64,14 +37,14 @@ int autosched_pinning_create(const char* options, autosched_pinning_manager** ou
     *out = new autosched_pinning_manager{p::Manager(o)};
     return AUTOSCHED_PINNING_OK;
   });
-  // An option text that does not parse is the caller's argument.
-  if (status == AUTOSCHED_PINNING_ERROR && options != nullptr) status = AUTOSCHED_PINNING_BAD_ARGUMENT;
+  // An option text the manager refuses (a core outside the mask) is the caller's argument too.
+  if (status == AUTOSCHED_EFAILED && options != nullptr) status = AUTOSCHED_EINVAL;
   return status;
 }
 
 int autosched_pinning_start(autosched_pinning_manager* manager) {
   if (manager == nullptr) return bad_argument("autosched_pinning_start: manager is NULL");
-  return guarded([&] {
+  return autosched::c_api::guarded("autosched_pinning_start", [&] {
     manager->manager.start();
     return AUTOSCHED_PINNING_OK;
   });
@@ -79,14 +52,14 @@ int autosched_pinning_start(autosched_pinning_manager* manager) {
 
 int autosched_pinning_stop(autosched_pinning_manager* manager) {
   if (manager == nullptr) return bad_argument("autosched_pinning_stop: manager is NULL");
-  return guarded([&] {
+  return autosched::c_api::guarded("autosched_pinning_stop", [&] {
     manager->manager.stop();
     return AUTOSCHED_PINNING_OK;
   });
 }
 
 int autosched_pinning_destroy(autosched_pinning_manager* manager) {
-  return guarded([&] {
+  return autosched::c_api::guarded("autosched_pinning_destroy", [&] {
     delete manager;
     return AUTOSCHED_PINNING_OK;
   });
@@ -96,7 +69,7 @@ int autosched_pinning_register_thread(autosched_pinning_manager* manager, autosc
   if (manager == nullptr || out == nullptr)
     return bad_argument("autosched_pinning_register_thread: manager or out is NULL");
   *out = nullptr;
-  return guarded([&] {
+  return autosched::c_api::guarded("autosched_pinning_register_thread", [&] {
     *out = new autosched_pinning_thread{manager->manager.register_thread()};
     return AUTOSCHED_PINNING_OK;
   });
@@ -107,12 +80,12 @@ void autosched_pinning_heartbeat(autosched_pinning_thread* thread, uint64_t n) {
 }
 
 int autosched_pinning_unregister_thread(autosched_pinning_thread* thread) {
-  return guarded([&] {
+  return autosched::c_api::guarded("autosched_pinning_unregister_thread", [&] {
     delete thread;
     return AUTOSCHED_PINNING_OK;
   });
 }
 
-const char* autosched_pinning_last_error(void) { return last_error.c_str(); }
+const char* autosched_pinning_last_error(void) { return autosched::c_api::last_error(); }
 
 }  // extern "C"

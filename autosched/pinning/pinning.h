@@ -1,8 +1,9 @@
 #ifndef AUTOSCHED_PINNING_H
 #define AUTOSCHED_PINNING_H
 /* The pinning resource manager from C (docs/pinning.md). Every function
- * returns a status code; no C++ exception crosses this interface. The text of
- * the last error on the calling thread is autosched_pinning_last_error().
+ * returns a status code of autosched/core/autosched_status.h; no C++ exception
+ * crosses this interface. The text of the last failed call on the calling
+ * thread is autosched_pinning_last_error() (the same as autosched_last_error()).
  *
  *   autosched_pinning_manager* pm;
  *   if (autosched_pinning_create(NULL, &pm) != AUTOSCHED_PINNING_OK) ...;   // AUTOSCHED_PINNING or defaults
@@ -16,6 +17,8 @@
  *   autosched_pinning_destroy(pm);               // stops and joins
  */
 
+#include <autosched/core/autosched_status.h>
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -25,10 +28,14 @@ extern "C" {
 typedef struct autosched_pinning_manager autosched_pinning_manager;
 typedef struct autosched_pinning_thread autosched_pinning_thread;
 
+/* The statuses of autosched/core/autosched_status.h under this interface's
+ * names: BAD_ARGUMENT (AUTOSCHED_EINVAL) a null pointer or an invalid option
+ * text; ERROR (AUTOSCHED_EFAILED, 3; it was 2 before the interfaces shared
+ * their codes) anything else, the message says what. */
 enum autosched_pinning_status {
-  AUTOSCHED_PINNING_OK = 0,
-  AUTOSCHED_PINNING_BAD_ARGUMENT = 1, /* a null pointer or an invalid option text */
-  AUTOSCHED_PINNING_ERROR = 2         /* anything else (the message says what) */
+  AUTOSCHED_PINNING_OK = AUTOSCHED_OK,
+  AUTOSCHED_PINNING_BAD_ARGUMENT = AUTOSCHED_EINVAL,
+  AUTOSCHED_PINNING_ERROR = AUTOSCHED_EFAILED
 };
 
 /* Creates a manager from an option text such as "learn,eps=0.05,period=0.1"
@@ -49,7 +56,8 @@ void autosched_pinning_heartbeat(autosched_pinning_thread* thread, uint64_t n);
  * thread ends. */
 int autosched_pinning_unregister_thread(autosched_pinning_thread* thread);
 
-/* The message of the last failed call on this thread, "" when none. */
+/* The message of the last failed call on this thread (to any autosched C
+ * interface), "" when none. */
 const char* autosched_pinning_last_error(void);
 
 #ifdef __cplusplus

@@ -23,6 +23,8 @@
 #ifndef AUTOSCHED_REGION_H
 #define AUTOSCHED_REGION_H
 
+#include <autosched/core/autosched_status.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,12 +38,16 @@ typedef struct autosched_region_scope {
   double storage[24];
 } autosched_region_scope;
 
+/* The statuses of autosched/core/autosched_status.h under this interface's
+ * names: EINVAL a bad argument (the message names it); ESTATE a call out of
+ * order (a scope that has ended or is still live, a feature after the
+ * decision, a decision before all features); EFAILED anything else (out of
+ * memory, I/O). */
 enum {
-  AUTOSCHED_REGION_OK = 0,
-  AUTOSCHED_REGION_EINVAL = 1,  /* a bad argument (the message names it) */
-  AUTOSCHED_REGION_ESTATE = 2,  /* a call out of order: a scope that has ended or is still live,
-                                   a feature after the decision, a decision before all features */
-  AUTOSCHED_REGION_EFAILED = 3  /* anything else (out of memory, I/O) */
+  AUTOSCHED_REGION_OK = AUTOSCHED_OK,
+  AUTOSCHED_REGION_EINVAL = AUTOSCHED_EINVAL,
+  AUTOSCHED_REGION_ESTATE = AUTOSCHED_ESTATE,
+  AUTOSCHED_REGION_EFAILED = AUTOSCHED_EFAILED
 };
 
 /* model: a model spec ("dtree,depth=2"), or NULL / "" for AUTOSCHED_REGION_MODEL. */

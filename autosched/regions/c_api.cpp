@@ -1,4 +1,5 @@
 #include <autosched/regions/autosched_region.h>
+#include <autosched/core/c_status.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/regions/region.hpp>
 
@@ -8,6 +9,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <utility>
 
 struct autosched_region {
   autosched::Region region;
@@ -28,28 +30,12 @@ static_assert(alignof(CScope) <= alignof(double));
 namespace {
 
 constexpr unsigned long long live_mark = 0x6175746f73636f70ULL;  // "autoscop"
-thread_local std::string last_error;
+using c_api::fail;
 
-int fail(int code, const std::string& message) noexcept {
-  try {
-    last_error = message;
-  } catch (...) {  // out of memory: the code alone must do
-    last_error.clear();
-  }
-  return code;
-}
-
+/// The shared guard (core/c_status.hpp): an input the library rejects is EINVAL.
 template <class F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    return fail(AUTOSCHED_REGION_EINVAL, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(AUTOSCHED_REGION_EFAILED, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(AUTOSCHED_REGION_EFAILED, e.what());
-  }
+int guarded(const char* call, F&& f) noexcept {
+  return c_api::guarded(call, std::forward<F>(f));
 }
 
 RegionScope* live_scope(autosched_region_scope* s) {
@@ -65,16 +51,10 @@ int ended(const char* call) noexcept {
   }
 }
 
-/// Runs `f`; an autosched::Error (a call out of order) is ESTATE.
+/// The shared guard; an autosched::Error (a call out of order) is ESTATE.
 template <class F>
-int in_order(F&& f) {
-  return guarded([&]() -> int {
-    try {
-      return f();
-    } catch (const Error& e) {
-      return fail(AUTOSCHED_REGION_ESTATE, e.what());
-    }
-  });
+int in_order(const char* call, F&& f) noexcept {
+  return c_api::guarded(call, std::forward<F>(f), AUTOSCHED_ESTATE);
 }
 
 void close(autosched_region_scope* s, RegionScope*) {
@@ -94,7 +74,7 @@ extern "C" {
 
 int autosched_region_create(const char* id, int num_features, int num_variants, int min_train, const char* model,
                             autosched_region** out) {
-  return guarded([&]() -> int {
+  return guarded("autosched_region_create", [&]() -> int {
     if (out == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_create: out is NULL");
     *out = nullptr;
     if (id == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_create: id is NULL");
@@ -131,7 +111,7 @@ int autosched_region_begin(autosched_region* region, autosched_region_scope* sco
     return fail(AUTOSCHED_REGION_ESTATE,
                 "autosched_region_begin: the scope is live (end the execution it holds before beginning another)");
   }
-  return guarded([&]() -> int {
+  return guarded("autosched_region_begin", [&]() -> int {
     new (scope->storage) CScope{region->region.begin(), region};
     scope->live = live_mark;
     region->open_scopes.fetch_add(1, std::memory_order_relaxed);
@@ -146,7 +126,7 @@ int autosched_region_set_feature(autosched_region_scope* s, double value) {
     return fail(AUTOSCHED_REGION_EINVAL,
                 "autosched_region_set_feature: value=" + std::to_string(value) + ": expected a finite number");
   }
-  return in_order([&]() -> int {
+  return in_order("autosched_region_set_feature", [&]() -> int {
     scope->set_feature(value);
     return AUTOSCHED_REGION_OK;
   });
@@ -156,7 +136,7 @@ int autosched_region_get_variant(autosched_region_scope* s, int* variant) {
   RegionScope* scope = live_scope(s);
   if (scope == nullptr) return ended("autosched_region_get_variant");
   if (variant == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_get_variant: variant is NULL");
-  return in_order([&]() -> int {
+  return in_order("autosched_region_get_variant", [&]() -> int {
     *variant = scope->variant();
     return AUTOSCHED_REGION_OK;
   });
@@ -165,7 +145,7 @@ int autosched_region_get_variant(autosched_region_scope* s, int* variant) {
 int autosched_region_end(autosched_region_scope* s) {
   RegionScope* scope = live_scope(s);
   if (scope == nullptr) return ended("autosched_region_end");
-  const int rc = guarded([&]() -> int {
+  const int rc = guarded("autosched_region_end", [&]() -> int {
     scope->end();
     return AUTOSCHED_REGION_OK;
   });
@@ -176,7 +156,7 @@ int autosched_region_end(autosched_region_scope* s) {
 int autosched_region_end_with_metric(autosched_region_scope* s, double metric) {
   RegionScope* scope = live_scope(s);
   if (scope == nullptr) return ended("autosched_region_end_with_metric");
-  const int rc = guarded([&]() -> int {
+  const int rc = guarded("autosched_region_end_with_metric", [&]() -> int {
     scope->end(metric);
     return AUTOSCHED_REGION_OK;
   });
@@ -186,14 +166,14 @@ int autosched_region_end_with_metric(autosched_region_scope* s, double metric) {
 
 int autosched_region_train(autosched_region* region) {
   if (region == nullptr) return fail(AUTOSCHED_REGION_EINVAL, "autosched_region_train: region is NULL");
-  return guarded([&]() -> int {
+  return guarded("autosched_region_train", [&]() -> int {
     region->region.train();
     return AUTOSCHED_REGION_OK;
   });
 }
 
 int autosched_region_destroy(autosched_region* region) {
-  return guarded([&]() -> int {
+  return guarded("autosched_region_destroy", [&]() -> int {
     // A live scope points into the region: freeing it would leave the scope's
     // end to write freed memory. Refused, and the region stays usable.
     if (const int open = region != nullptr ? region->open_scopes.load(std::memory_order_acquire) : 0; open > 0) {
@@ -206,6 +186,6 @@ int autosched_region_destroy(autosched_region* region) {
   });
 }
 
-const char* autosched_region_last_error(void) { return last_error.c_str(); }
+const char* autosched_region_last_error(void) { return c_api::last_error(); }
 
 }  // extern "C"
