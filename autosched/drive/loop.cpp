@@ -80,6 +80,7 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
   const std::uint64_t generation = autosched::detail::schedule_environment_generation();
   if (generation != env_generation_) {
     const Schedule* s = schedule_environment().for_loop(name_);
+    if (s == nullptr && !request.alias.empty()) s = schedule_environment().for_loop(request.alias);
     env_schedule_ = s != nullptr ? s : &default_schedule();
     env_generation_ = generation;
     ++schedule_version_;
@@ -167,24 +168,8 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   }
   inst.armed_ = {};  // until this set-up has succeeded
   inst.params_ = schedule.fixed.params;
-  if (!schedule.selection) {
-    inst.spec_ = schedule.fixed;
-  } else {
-    if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
-    inst.group_ = group_;
-    if (slot_version_ != schedule_version_) {
-      slot_hint_ = nullptr;
-      slot_version_ = schedule_version_;
-    }
-    inst.ticket_ = group_->decide(*schedule.selection, request.n, request.p, &slot_hint_);
-    inst.spec_ = inst.ticket_.arm;
-    if (inst.ticket_.owns && inst.ticket_.decision.profile) {
-      // The selector asked to see where the time goes: one timed chunk per
-      // block; the CostProfile reaches it with the outcome.
-      inst.spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(std::max<std::int64_t>(request.n, 1), profile_blocks),
-                                 false, {}};
-    }
-  }
+  inst.spec_ = decide_locked(schedule, request.n, request.p, inst.ticket_);
+  if (schedule.selection) inst.group_ = group_;
   if (const Profile* profile = request.profile) {
     if (!inst.params_.mu_ns) inst.params_.mu_ns = profile->mu_ns;
     if (!inst.params_.sigma_ns) inst.params_.sigma_ns = profile->sigma_ns;
@@ -214,6 +199,39 @@ Instance* Loop::open_locked(const OpenRequest& request) {
     inst.deadline_ns_ = inst.start_ns_ + static_cast<std::int64_t>(t.decision.budget_ns);
   }
   return owned.release();
+}
+
+TechniqueSpec Loop::decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket) {
+  if (!schedule.selection) return schedule.fixed;
+  if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
+  if (slot_version_ != schedule_version_) {
+    slot_hint_ = nullptr;
+    slot_version_ = schedule_version_;
+  }
+  ticket = group_->decide(*schedule.selection, n, p, &slot_hint_);
+  if (ticket.owns && ticket.decision.profile) {
+    // The selector asked to see where the time goes: one timed chunk per
+    // block; the CostProfile reaches it with the outcome.
+    return TechniqueSpec{TechniqueId::profiling, ceil_div(std::max<std::int64_t>(n, 1), profile_blocks), false, {}};
+  }
+  return ticket.arm;
+}
+
+Plan Loop::plan(const OpenRequest& request) {
+  std::lock_guard lock(mutex_);
+  check_request(request, name_);
+  const Schedule& schedule = resolve_schedule(request);
+  Plan plan;
+  plan.index = instances_++;
+  plan.n = request.n;
+  plan.p = request.p;
+  if (schedule.selection && request.n == 0) {
+    plan.spec = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn
+    return plan;
+  }
+  plan.spec = decide_locked(schedule, request.n, request.p, plan.ticket);
+  if (plan.ticket.slot != nullptr) plan.group = group_;
+  return plan;
 }
 
 void Loop::reopen(Instance& inst, int p) noexcept {
@@ -335,29 +353,58 @@ void Loop::close(Instance& inst, bool release) noexcept {
   r.selector = inst.ticket_.selector;
   r.explored = inst.ticket_.explored;
   r.cut_short = inst.cut_;
-  Ticket& t = inst.ticket_;
+  learn_and_notify(r, inst.ticket_, inst.group_, inst.ran_, inst.spec_.technique, measured, inst.cut_, failed);
+  if (release) {
+    inst.reset_for_pool();
+    pool(&inst);
+  }
+}
+
+void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
+                            const CostProfile* measured, bool cut, bool failed) noexcept {
   if (t.owns) {
     if (failed) {
-      inst.group_->abandon(t);
+      group->abandon(t);
     } else {
-      if (inst.ran_ != inst.spec_.technique) {
-        if (const int ran = arm_that_ran(*t.slot, inst.ran_, t.arm); ran >= 0) t.decision.arm = ran;
+      if (ran != asked) {
+        if (const int arm = arm_that_ran(*t.slot, ran, t.arm); arm >= 0) t.decision.arm = arm;
       }
-      Outcome outcome{r.metrics.loop_time_ns, r.metrics, inst.cut_};
+      Outcome outcome{r.metrics.loop_time_ns, r.metrics, cut};
       if (t.decision.profile) outcome.profile = measured;
-      const auto learned = inst.group_->complete(t, outcome);
+      const auto learned = group->complete(t, outcome);
       r.selection_ns = learned.cost_ns;
       r.reward = learned.reward;
     }
   }
   if (detail::observed()) {
-    detail::notify_instance_closed(
-        {r, name_.c_str(), inst.ran_, t.slot, t.slot != nullptr ? inst.group_ : nullptr, measured});
+    detail::notify_instance_closed({r, name_.c_str(), ran, t.slot, t.slot != nullptr ? group : nullptr, measured});
   }
-  if (release) {
-    inst.reset_for_pool();
-    pool(&inst);
-  }
+}
+
+InstanceRecord Loop::close(Plan& plan, const PlanOutcome& o) noexcept {
+  std::lock_guard lock(mutex_);
+  if (!last_) last_.emplace();
+  InstanceRecord& r = *last_;
+  r.loop = name_;
+  r.instance = plan.index;
+  r.technique = technique_info(o.ran).name;
+  r.requested = technique_info(plan.spec.technique).name;
+  r.chunk = o.chunk;
+  r.exp_chunk = o.exp_chunk;
+  r.n = plan.n;
+  r.p = plan.p;
+  r.start_ns = o.start_ns;
+  r.selection_ns = 0;
+  r.failed = o.failed;
+  r.reward = std::numeric_limits<double>::quiet_NaN();
+  r.threads.assign(o.threads.begin(), o.threads.end());
+  r.metrics = o.metrics;
+  r.selector = plan.ticket.selector;
+  r.explored = plan.ticket.explored;
+  r.cut_short = o.cut;
+  learn_and_notify(r, plan.ticket, plan.group, o.ran, plan.spec.technique, o.profile, o.cut, o.failed);
+  plan.ticket = Ticket{};
+  return r;
 }
 
 void Loop::release(Instance* inst) noexcept {

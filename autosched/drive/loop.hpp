@@ -43,10 +43,42 @@ struct OpenRequest {
   const Schedule* typed_schedule = nullptr;
   /// Names the schedule's origin in error messages.
   std::string_view schedule_source = "LoopOptions::schedule";
+  /// Another name AUTOSCHED_SCHEDULE_FOR may give the loop, looked up after
+  /// its id (an MPI loop's own name; its id is mpi:<name>). Constant per loop.
+  std::string_view alias{};
   bool time_chunks = false;  ///< time every chunk (ThreadStats::busy_ns)
   /// Used when the schedule text gives no mu/sigma/h, and no weights.
   const Profile* profile = nullptr;
   std::span<const double> weights{};
+};
+
+/// One instance of a loop whose chunks another runtime hands out (the MPI
+/// coordinator, over ranks): the schedule resolved and the decision made as
+/// for every loop of the driver (Loop::plan), then learned from, recorded and
+/// shown to the observers as for every loop (Loop::close(Plan&, ...)).
+struct Plan {
+  std::uint64_t index = 0;  ///< the instance's index among the loop's
+  std::int64_t n = 0;
+  int p = 1;
+  /// What to run: the fixed schedule's technique or the decision's arm; the
+  /// `profiling` tool (a chunk of n / profile_blocks) when the selector asked
+  /// for a profile (a front-end may choose its own block count).
+  TechniqueSpec spec;
+  Ticket ticket;                   ///< the decision; empty for a fixed schedule
+  DecisionGroup* group = nullptr;  ///< the ticket's group; null for a fixed schedule
+};
+
+/// What a planned instance ran and measured, as its front-end reports it.
+struct PlanOutcome {
+  TechniqueId ran = TechniqueId::static_;  ///< the technique prepared (a substitute when the asked one could not run)
+  std::int64_t chunk = 0;
+  bool exp_chunk = false;
+  LoopMetrics metrics;
+  std::span<const ThreadStats> threads{};  ///< per worker, when the front-end has them (else empty)
+  std::int64_t start_ns = 0;
+  const CostProfile* profile = nullptr;  ///< what a completed profiling instance measured
+  bool cut = false;                      ///< a guarded trial ran past its budget
+  bool failed = false;                   ///< the instance failed: nothing is learned from it
 };
 
 class Loop {
@@ -71,6 +103,16 @@ class Loop {
   /// Cursor to leave closes and releases the instance.
   Instance* open_or_attach(const TeamTicket& ticket, const OpenRequest& request);
 
+  /// Resolves the schedule and decides, for an instance another runtime
+  /// runs; throws autosched::Error for a bad schedule. Every plan must be
+  /// closed (or its ticket abandoned through close with `failed`).
+  [[nodiscard]] Plan plan(const OpenRequest& request);
+  /// Learns from a plan's outcome (or, when it failed, abandons its
+  /// decision), records it as the loop's last instance and notifies the
+  /// observers (store rows, traces): what close does for a thread team.
+  /// Returns the record.
+  InstanceRecord close(Plan& plan, const PlanOutcome& outcome) noexcept;
+
   [[nodiscard]] std::optional<InstanceRecord> last() const;
   /// A copy of the loop's memory (AWF weights, profile), for tests and tools.
   [[nodiscard]] LoopMemory memory() const;
@@ -82,6 +124,13 @@ class Loop {
   friend class Cursor;
   Instance* open_locked(const OpenRequest& request);
   const Schedule& resolve_schedule(const OpenRequest& request);
+  /// Under the lock: the spec to run under `schedule` for (n, p), and for a
+  /// selection its ticket (the decision).
+  TechniqueSpec decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket);
+  /// Under the lock: the selector learns from `r` (or the decision is
+  /// abandoned when it failed) and the observers see the instance.
+  void learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
+                        const CostProfile* measured, bool cut, bool failed) noexcept;
   void prepare(Instance& inst, int p);
   /// Called by the last worker to finish: metrics, learning, record,
   /// observers; with `release`, also returns the instance to the pool (pull

@@ -1,18 +1,21 @@
 // One rank's part of one instance: the coordinator decides and broadcasts,
 // every rank runs its role, and finish() reduces the ranks' times in one
 // MPI_Allreduce so that the coordinator can learn and every rank can report.
+// The coordinator's decision and learning are the loop driver's, as for a
+// thread team (drive::Loop::plan and close: the schedule's precedence, the
+// selector, the store's rows, traces and warm starts); only the chunks'
+// transport is this layer's.
 
 #include <autosched/mpi/execution.hpp>
 
 #include <autosched/core/error.hpp>
+#include <autosched/drive/loop.hpp>
 #include <autosched/measure/metrics.hpp>
 #include <autosched/mpi/detail/comm_resources.hpp>
 #include <autosched/mpi/detail/max_sum_min_op.hpp>
 #include <autosched/mpi/detail/roles.hpp>
 #include <autosched/mpi/detail/run_ranges.hpp>
-#include <autosched/select/decision_engine.hpp>
 #include <autosched/select/schedule.hpp>
-#include <autosched/select/schedule_environment.hpp>
 #include <autosched/session/session.hpp>
 #include <autosched/techniques/catalogue.hpp>
 #include <autosched/techniques/profiling.hpp>
@@ -59,17 +62,17 @@ namespace detail {
 namespace {
 
 /// What one loop keeps on this rank between instances. The coordinator's
-/// holds the selector's ticket and the techniques' memory (AWF weights,
-/// profiles); the others only cache the dispenser's storage.
+/// holds the driver's loop (mpi:<name>) with the instance's plan, and the
+/// techniques' memory (AWF weights, profiles); the others only cache the
+/// dispenser's storage.
 struct LoopRecord {
   std::string name;
   LoopMemory memory;
   Workspace workspace;
   AnyDispenser dispenser;
-  std::string option_text;
-  std::optional<Schedule> option_schedule;
-  DecisionGroup* group = nullptr;
-  Ticket ticket;
+  drive::Loop* driver = nullptr;
+  drive::Plan plan;
+  bool planned = false;  ///< `plan` awaits its close
   bool running = false;
   // A guarded trial's fallback (coordinator, master-worker): prepared over
   // the trial's unclaimed rest when the trial runs past its budget.
@@ -145,6 +148,9 @@ class ExecutionState {
   /// Coordinator: a trial with a budget is cut past it (master-worker only).
   void guard(RoleSetup& setup);
   void end_range(double t);
+  /// Coordinator: the instance failed; its plan is closed as failed (its
+  /// decision abandoned, the instance recorded as failed).
+  void close_failed() noexcept;
 
   LoopRecord* loop_ = nullptr;
   CommResources* res_ = nullptr;
@@ -168,34 +174,24 @@ class ExecutionState {
 
 void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
   LoopRecord& loop = *loop_;
-  const std::string_view text = options_.schedule;
-  const Schedule* schedule = nullptr;
-  if (!text.empty()) {
-    if (!loop.option_schedule || loop.option_text != text) {
-      loop.option_schedule = parse_schedule(schedule_environment().with_rl_keys(text), "mpi::LoopOptions::schedule");
-      loop.option_text = std::string(text);
-    }
-    schedule = &*loop.option_schedule;
-  } else {
-    schedule = schedule_environment().for_loop(loop.name);
-    if (schedule == nullptr) schedule = &default_schedule();
-  }
-  spec_ = schedule->fixed;
-  loop.ticket = Ticket{};
-  if (schedule->selection && n > 0) {
-    session::start();  // the store (rank 0 only) and the selectors' logs
-    if (loop.group == nullptr) loop.group = &DecisionEngine::instance().group("mpi:" + loop.name);
-    loop.ticket = loop.group->decide(*schedule->selection, n, size);
-    spec_ = loop.ticket.arm;
-    if (loop.ticket.owns && loop.ticket.decision.profile) {
-      // At least four blocks per rank: with 256 blocks on 200 ranks most
-      // ranks would get one block and the profiling instance would run as
-      // unbalanced as block static.
-      const std::int64_t blocks = std::max<std::int64_t>(profile_blocks, std::int64_t{4} * size);
-      spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(n, blocks), false, {}};
-    }
-  } else if (schedule->selection) {
-    spec_ = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn
+  close_failed();    // an instance left without finish() (an exception between the calls) taught nothing
+  session::start();  // the coordinator records every instance: the store, the traces, the selectors' logs
+  if (loop.driver == nullptr) loop.driver = &drive::loop("mpi:" + loop.name);
+  drive::OpenRequest request;
+  request.n = n;
+  request.p = size;
+  request.schedule = options_.schedule;
+  request.schedule_source = "mpi::LoopOptions::schedule";
+  request.alias = loop.name;  // AUTOSCHED_SCHEDULE_FOR=<name>:... names the loop as the program does
+  loop.plan = loop.driver->plan(request);
+  loop.planned = true;
+  spec_ = loop.plan.spec;
+  if (loop.plan.ticket.owns && loop.plan.ticket.decision.profile) {
+    // At least four blocks per rank: with 256 blocks on 200 ranks most
+    // ranks would get one block and the profiling instance would run as
+    // unbalanced as block static.
+    const std::int64_t blocks = std::max<std::int64_t>(profile_blocks, std::int64_t{4} * size);
+    spec_ = TechniqueSpec{TechniqueId::profiling, ceil_div(n, blocks), false, {}};
   }
   params_ = spec_.params;
   const std::int64_t chunk = spec_.chunk_for(n, size);
@@ -256,8 +252,7 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
       try {
         decide(m, n);
       } catch (const std::exception& e) {
-        if (loop_->ticket.owns) loop_->group->abandon(loop_->ticket);
-        loop_->ticket = Ticket{};
+        close_failed();  // a decision nobody carries out teaches nothing
         m.error = 1;
         set_text(m, e.what());
       }
@@ -315,18 +310,28 @@ ExecutionState::ExecutionState(MPI_Comm user, std::int64_t begin, std::int64_t e
 
 void ExecutionState::guard(RoleSetup& setup) {
   LoopRecord& loop = *loop_;
-  const Ticket& t = loop.ticket;
+  const Ticket& t = loop.plan.ticket;
   if (!t.owns || t.decision.budget_ns <= 0 || t.decision.fallback < 0) return;
   setup.deadline_ns = static_cast<std::int64_t>(t.decision.budget_ns);
   setup.fallback = [this](IndexRange rest) -> AnyDispenser& {
     LoopRecord& l = *loop_;
-    const TechniqueSpec& arm = l.ticket.fallback;
+    const TechniqueSpec& arm = l.plan.ticket.fallback;
     l.fallback_params = arm.params;
     const std::int64_t chunk = arm.chunk_for(rest.size(), size);
     prepare_dispenser(l.fallback, {arm.technique, LoopShape{rest.size(), size, chunk}, &l.fallback_params, 0},
                       l.memory, l.fallback_workspace);
     return l.fallback;
   };
+}
+
+void ExecutionState::close_failed() noexcept {
+  LoopRecord& loop = *loop_;
+  if (!loop.planned) return;
+  loop.planned = false;
+  drive::PlanOutcome outcome;
+  outcome.ran = ran_;
+  outcome.failed = true;
+  (void)loop.driver->close(loop.plan, outcome);
 }
 
 void ExecutionState::end_range(double t) {
@@ -385,7 +390,7 @@ LoopResult ExecutionState::finish() {
 
   LoopRecord& loop = *loop_;
   if (std::isfinite(all.failed_rank)) {
-    if (rank == 0 && loop.ticket.owns) loop.group->abandon(loop.ticket);
+    if (rank == 0) close_failed();
     // The lowest failing rank tells everyone why.
     const int root = static_cast<int>(all.failed_rank);
     std::int64_t length = rank == root ? static_cast<std::int64_t>(failure_.size()) : 0;
@@ -421,21 +426,20 @@ LoopResult ExecutionState::finish() {
     // A cut trial saw part of the loop: it teaches the loop's memory nothing.
     if (!cut) close_dispenser(loop.dispenser, loop.memory);
     loop.fallback.emplace<std::monostate>();
-    Ticket& t = loop.ticket;
-    if (t.owns) {
-      if (ran_ != spec_.technique) {
-        TechniqueSpec ran_arm = t.arm;
-        ran_arm.technique = ran_;
-        if (const int arm = find_arm(t.slot->point->arms(), ran_arm); arm >= 0) t.decision.arm = arm;
-      }
-      Outcome outcome{metrics.loop_time_ns, metrics, cut};
-      if (t.decision.profile && ran_ == TechniqueId::profiling && loop.memory.cost) {
-        loop.memory.cost->set_dispatch_queues(queues.counter_ns, queues.coordinator_ns);
-        outcome.profile = &*loop.memory.cost;
-      }
-      result.selection_seconds = loop.group->complete(t, outcome).cost_ns * 1e-9;
+    drive::PlanOutcome outcome;
+    outcome.ran = ran_;
+    outcome.chunk = spec_.chunk_for(n_, size);
+    outcome.metrics = metrics;
+    outcome.start_ns = static_cast<std::int64_t>(start_ * 1e9);
+    outcome.cut = cut;
+    if (ran_ == TechniqueId::profiling && loop.memory.cost) {
+      loop.memory.cost->set_dispatch_queues(queues.counter_ns, queues.coordinator_ns);
+      outcome.profile = &*loop.memory.cost;
     }
-    loop.ticket = Ticket{};
+    if (loop.planned) {
+      loop.planned = false;
+      result.selection_seconds = loop.driver->close(loop.plan, outcome).selection_ns * 1e-9;
+    }
   }
   return result;
 }
