@@ -79,8 +79,8 @@ const Schedule& Loop::resolve_schedule(const OpenRequest& request) {
   }
   const std::uint64_t generation = autosched::detail::schedule_environment_generation();
   if (generation != env_generation_) {
-    const Schedule* s = schedule_environment().for_loop(name_);
-    if (s == nullptr && !request.alias.empty()) s = schedule_environment().for_loop(request.alias);
+    const Schedule* s = schedule_environment().for_loop(name_, request.aliases);
+    if (s == nullptr) s = request.fallback;
     env_schedule_ = s != nullptr ? s : &default_schedule();
     env_generation_ = generation;
     ++schedule_version_;

@@ -43,9 +43,14 @@ struct OpenRequest {
   const Schedule* typed_schedule = nullptr;
   /// Names the schedule's origin in error messages.
   std::string_view schedule_source = "LoopOptions::schedule";
-  /// Another name AUTOSCHED_SCHEDULE_FOR may give the loop, looked up after
-  /// its id (an MPI loop's own name; its id is mpi:<name>). Constant per loop.
-  std::string_view alias{};
+  /// Other names AUTOSCHED_SCHEDULE_FOR may give the loop, looked up after
+  /// its id (an MPI loop's own name, its id being mpi:<name>; the drop-in's
+  /// file:line and function names). Constant per loop.
+  std::span<const std::string_view> aliases{};
+  /// The front-end's own default when the environment names no schedule for
+  /// the loop (the drop-in's reading of OMP_SCHEDULE), before `auto`.
+  /// Constant per loop.
+  const Schedule* fallback = nullptr;
   bool time_chunks = false;  ///< time every chunk (ThreadStats::busy_ns)
   /// Used when the schedule text gives no mu/sigma/h, and no weights.
   const Profile* profile = nullptr;

@@ -182,7 +182,8 @@ void ExecutionState::decide(DecisionMessage& m, std::int64_t n) {
   request.p = size;
   request.schedule = options_.schedule;
   request.schedule_source = "mpi::LoopOptions::schedule";
-  request.alias = loop.name;  // AUTOSCHED_SCHEDULE_FOR=<name>:... names the loop as the program does
+  const std::string_view own_name = loop.name;  // AUTOSCHED_SCHEDULE_FOR=<name>:... names it as the program does
+  request.aliases = {&own_name, 1};
   loop.plan = loop.driver->plan(request);
   loop.planned = true;
   spec_ = loop.plan.spec;

@@ -273,8 +273,8 @@ bool take(const LoopCall& call) noexcept {
     drive::OpenRequest request;
     request.n = a.n;
     request.p = p;
-    request.typed_schedule = site.schedule();
-    request.schedule_source = site.schedule_source();
+    request.aliases = site.names();
+    request.fallback = site.fallback();
     a.instance = site.loop().open_or_attach({team, sequence}, request);
     a.cursor.emplace(*a.instance, tid);
     a.mode = ActiveLoop::Mode::cursor;

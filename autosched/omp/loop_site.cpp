@@ -248,27 +248,6 @@ std::string native_arm_of(Runtime runtime, AskedKind asked, long asked_chunk) {
   return runtime == Runtime::gomp ? with_chunk("ss", 1) : with_chunk("static", 0);
 }
 
-const Schedule* schedule_for(const std::string& id, const std::string& where, std::string_view& source) {
-  const ScheduleEnvironment& env = schedule_environment();
-  for (std::size_t i = 0; i < env.per_loop.size(); ++i) {
-    const auto& [name, schedule] = env.per_loop[i];
-    if (name == id) return nullptr;  // the driver finds it by id
-    // By the whole name, or without " in <module>", or clang's "file:line" without " (function)".
-    const auto in_module = where.rfind(" in ");
-    const auto function = where.find(" (");
-    if (!where.empty() && (name == where || (in_module != std::string::npos && name == where.substr(0, in_module)) ||
-                           (function != std::string::npos && name == where.substr(0, function)))) {
-      source = "AUTOSCHED_SCHEDULE_FOR";
-      env.note_match(i);
-      return &schedule;
-    }
-  }
-  if (env.global || env.alias) return nullptr;
-  const OmpSchedule& omp = omp_schedule();
-  source = "OMP_SCHEDULE";
-  return omp.schedule ? &*omp.schedule : nullptr;
-}
-
 /// Looks ids up by string_view: find_site runs once per closed instance, on
 /// a program thread, and must not allocate a key there.
 struct IdHash {
@@ -340,9 +319,20 @@ std::string arm_text(std::string_view technique, std::int64_t chunk) {
 
 LoopSite::LoopSite(std::string id, SitePlace place, Runtime runtime, AskedKind asked, long asked_chunk)
     : id_(std::move(id)), place_(std::move(place)), loop_(&drive::loop(id_)) {
-  // The name is needed now only to match AUTOSCHED_SCHEDULE_FOR's names.
-  const bool by_name = !schedule_environment().per_loop.empty();
-  schedule_ = schedule_for(id_, by_name ? where() : std::string(), schedule_source_);
+  // The names AUTOSCHED_SCHEDULE_FOR may use besides the id: the whole
+  // `where`, it without " in <module>", clang's "file:line" without
+  // " (function)". Needed now only when that variable names loops.
+  if (!schedule_environment().per_loop.empty()) {
+    const std::string& w = where();
+    names_[0] = w;
+    if (const auto in_module = w.rfind(" in "); in_module != std::string::npos) names_[1] = w.substr(0, in_module);
+    if (const auto function = w.find(" ("); function != std::string::npos) names_[2] = w.substr(0, function);
+    for (std::size_t i = 0; i < names_.size(); ++i) name_views_[i] = names_[i];
+  }
+  // OMP_SCHEDULE as the program's runtime would read it: the driver's
+  // default for this loop when no autosched variable names a schedule.
+  const OmpSchedule& omp = omp_schedule();
+  fallback_ = omp.schedule ? &*omp.schedule : nullptr;
   native_arm_ = native_arm_of(runtime, asked, asked_chunk);
 }
 

@@ -17,8 +17,10 @@
 #include <autosched/drive/loop.hpp>
 #include <autosched/select/schedule.hpp>
 
+#include <array>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -76,13 +78,13 @@ class LoopSite {
   /// AUTOSCHED_SCHEDULE_FOR by name are its only users).
   [[nodiscard]] const std::string& where() const;
   [[nodiscard]] drive::Loop& loop() const noexcept { return *loop_; }
-  /// The schedule the environment gives this loop by its `where` name
-  /// (AUTOSCHED_SCHEDULE_FOR="solver.c:42=fac2"), or the drop-in's reading of
-  /// OMP_SCHEDULE; nullptr: the driver resolves it (AUTOSCHED_SCHEDULE_FOR by
-  /// id, AUTOSCHED_SCHEDULE, OMP_SCHEDULE=auto,N, else `auto`).
-  [[nodiscard]] const Schedule* schedule() const noexcept { return schedule_; }
-  /// The variable schedule() came from, for messages.
-  [[nodiscard]] std::string_view schedule_source() const noexcept { return schedule_source_; }
+  /// What the driver needs to resolve this loop's schedule (it resolves it:
+  /// AUTOSCHED_SCHEDULE_FOR by id or by these names, AUTOSCHED_SCHEDULE,
+  /// OMP_SCHEDULE=auto,N, then the fallback, else `auto`): the names
+  /// AUTOSCHED_SCHEDULE_FOR may give the loop ("solver.c:42=fac2"; empty when
+  /// that variable names no loop) and the drop-in's reading of OMP_SCHEDULE.
+  [[nodiscard]] std::span<const std::string_view> names() const noexcept { return name_views_; }
+  [[nodiscard]] const Schedule* fallback() const noexcept { return fallback_; }
   /// The arm the program's own runtime would have run ("ss,chunk=1" for
   /// libgomp's default dynamic,1), in the report's arm spelling.
   [[nodiscard]] const std::string& native_arm() const noexcept { return native_arm_; }
@@ -113,8 +115,9 @@ class LoopSite {
   mutable std::once_flag where_once_;
   mutable std::string where_;
   drive::Loop* loop_;
-  const Schedule* schedule_ = nullptr;
-  std::string_view schedule_source_ = "AUTOSCHED_SCHEDULE";  ///< a literal; a view, so no strlen per instance
+  std::array<std::string, 3> names_;
+  std::array<std::string_view, 3> name_views_{};
+  const Schedule* fallback_ = nullptr;
   std::string native_arm_;
   /// Guards the statistics. Taken once per closed instance, by the thread
   /// that closes it: inline (a pthread pair cost a quarter of record()).

@@ -144,11 +144,20 @@ std::optional<Schedule> alias_schedule(const EnvironmentLookup& get, ScheduleEnv
 
 }  // namespace
 
-const Schedule* ScheduleEnvironment::for_loop(std::string_view loop) const noexcept {
+const Schedule* ScheduleEnvironment::for_loop(std::string_view loop,
+                                              std::span<const std::string_view> aliases) const noexcept {
   for (std::size_t i = 0; i < per_loop.size(); ++i) {
     if (per_loop[i].first == loop) {
       note_match(i);
       return &per_loop[i].second;
+    }
+  }
+  for (const std::string_view name : aliases) {
+    for (std::size_t i = 0; i < per_loop.size(); ++i) {
+      if (!name.empty() && per_loop[i].first == name) {
+        note_match(i);
+        return &per_loop[i].second;
+      }
     }
   }
   if (global) return &*global;

@@ -32,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,10 +48,13 @@ struct ScheduleEnvironment {
   std::vector<std::string> aliases_used;  ///< "OMP_SCHEDULE=auto,8 → auto:qlearn,chunk=expert", …
   std::vector<std::string> problems;      ///< one message per rejected value
 
-  /// The schedule the environment gives `loop`, or nullptr.
-  [[nodiscard]] const Schedule* for_loop(std::string_view loop) const noexcept;
-  /// Marks per_loop[index] as having matched a loop (for_loop does it for ids;
-  /// the drop-in's name lookup calls it itself).
+  /// The schedule the environment gives `loop`, or nullptr: its
+  /// AUTOSCHED_SCHEDULE_FOR entry by id, else by one of `aliases` (other names
+  /// of the loop: an MPI loop's own name, the drop-in's file:line), else
+  /// AUTOSCHED_SCHEDULE, else the alias variable.
+  [[nodiscard]] const Schedule* for_loop(std::string_view loop,
+                                         std::span<const std::string_view> aliases = {}) const noexcept;
+  /// Marks per_loop[index] as having matched a loop (for_loop does it).
   void note_match(std::size_t index) const noexcept;
   /// AUTOSCHED_SCHEDULE_FOR's names that matched no loop so far: a typo
   /// there is otherwise silent (the loop just runs the default schedule).

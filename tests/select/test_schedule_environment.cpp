@@ -28,6 +28,23 @@ TEST(ScheduleEnvironment, GlobalAndPerLoopSchedules) {
   EXPECT_EQ(env.for_loop("stream:12:5")->fixed.chunk, 4);
 }
 
+// Another name of a loop (an MPI loop's own name under its id mpi:<name>, the
+// drop-in's file:line) finds its AUTOSCHED_SCHEDULE_FOR entry before the
+// global schedule; the id wins over an alias; a match by alias counts as a match.
+TEST(ScheduleEnvironment, PerLoopEntriesMatchAnAliasBeforeTheGlobalSchedule) {
+  const auto env = parse_schedule_environment(
+      lookup({{"AUTOSCHED_SCHEDULE", "static"}, {"AUTOSCHED_SCHEDULE_FOR", "pi=gss;mpi:both=tss;both=fac2"}}));
+  ASSERT_TRUE(env.problems.empty());
+  const std::string_view pi[] = {"pi"};
+  ASSERT_NE(env.for_loop("mpi:pi", pi), nullptr);
+  EXPECT_EQ(env.for_loop("mpi:pi", pi)->text(), "gss");
+  EXPECT_EQ(env.for_loop("mpi:pi")->text(), "static");  // without the alias: the global one
+  const std::string_view both[] = {"", "both"};
+  EXPECT_EQ(env.for_loop("mpi:both", both)->text(), "tss");
+  // pi matched by its alias, mpi:both by its id; "both" was never needed
+  EXPECT_EQ(env.unmatched(), std::vector<std::string>{"both"});
+}
+
 TEST(ScheduleEnvironment, BadValuesBecomeProblemsNotErrors) {
   const auto env =
       parse_schedule_environment(lookup({{"AUTOSCHED_SCHEDULE", "fastest"}, {"AUTOSCHED_SCHEDULE_FOR", "x=gss;=tss;y=nope;z"}}));
