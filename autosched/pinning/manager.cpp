@@ -2,6 +2,7 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/pinning/affinity.hpp>
+#include <autosched/pinning/placement_policy.hpp>
 
 #include <algorithm>
 #include <array>
@@ -74,96 +75,7 @@ void ThreadRegistration::unregister() noexcept {
   entry_.reset();
 }
 
-// ---------------------------------------------------------------- autopin
-
 namespace {
-
-using Placement = std::vector<std::size_t>;  // core index per thread
-
-/// autopin's search (Klug et al.): measure each candidate placement for a
-/// window, keep the best by mean speed, and search again when the kept
-/// placement's mean speed falls below `phase` times what it scored.
-/// Candidates: round-robin, compact (contiguous blocks), and round-robin
-/// over all cores but one, for each core: without a PMU or a load map we do
-/// not know which core is the busy one, so each is tried in turn.
-class Autopin {
- public:
-  /// The placement for the next period; `score` is the mean normalised speed
-  /// measured over the period that just ended (NaN: none), which ran the
-  /// placement returned by the previous call.
-  const Placement& next(std::size_t n, std::size_t m, bool changed, double score, double elapsed, double window,
-                        double phase) {
-    if (changed || candidates_.empty() || n != threads_) {
-      build(n, m);
-      return candidates_[current_];
-    }
-    if (!std::isnan(score)) {
-      sum_ += score;
-      ++count_;
-    }
-    time_ += elapsed;
-    if (time_ + 1e-12 < window || count_ == 0) return candidates_[current_];
-    const double mean = sum_ / static_cast<double>(count_);
-    sum_ = 0;
-    count_ = 0;
-    time_ = 0;
-    if (searching_) {
-      scores_.push_back(mean);
-      if (++current_ < candidates_.size()) return candidates_[current_];
-      current_ = static_cast<std::size_t>(std::max_element(scores_.begin(), scores_.end()) - scores_.begin());
-      best_ = scores_[current_];
-      searching_ = false;
-    } else if (mean < phase * best_) {
-      build(n, m);  // the machine changed under us: search again
-    }
-    return candidates_[current_];
-  }
-
-  [[nodiscard]] bool searching() const noexcept { return searching_; }
-
- private:
-  void build(std::size_t n, std::size_t m) {
-    threads_ = n;
-    candidates_.clear();
-    scores_.clear();
-    current_ = 0;
-    searching_ = true;
-    sum_ = 0;
-    count_ = 0;
-    time_ = 0;
-    auto add = [&](Placement p) {
-      if (std::find(candidates_.begin(), candidates_.end(), p) == candidates_.end())
-        candidates_.push_back(std::move(p));
-    };
-    Placement rr(n), compact(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      rr[i] = i % m;
-      compact[i] = i * m / n;
-    }
-    add(rr);
-    add(compact);
-    if (m > 1) {
-      for (std::size_t avoid = 0; avoid < m; ++avoid) {
-        Placement p(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          const std::size_t k = i % (m - 1);
-          p[i] = k < avoid ? k : k + 1;
-        }
-        add(std::move(p));
-      }
-    }
-  }
-
-  std::vector<Placement> candidates_;
-  std::vector<double> scores_;
-  std::size_t current_ = 0;
-  std::size_t threads_ = 0;
-  bool searching_ = true;
-  double best_ = 0;
-  double sum_ = 0;
-  int count_ = 0;
-  double time_ = 0;
-};
 
 /// One managed thread.
 struct Managed {
@@ -205,7 +117,7 @@ struct Manager::Impl {
   std::vector<pid_t> known;  // sorted tids of the last period
   std::set<pid_t> dead;      // tids that reported ESRCH and may linger in /proc briefly
   Sampler sampler;
-  Autopin autopin;
+  std::unique_ptr<PlacementPolicy> placement;  ///< made for `policy` once it is settled
   std::vector<TraceRow> trace;
   std::array<double, 3> scale{0, 0, 0};  // per SpeedSource
   double time = 0;
@@ -381,43 +293,12 @@ void Manager::Impl::period(double elapsed) {
   mean = measured > 0 ? mean / measured : std::numeric_limits<double>::quiet_NaN();
 
   // Learn from the period that ended, then choose the next placement.
-  std::vector<int> choice(next.size(), -1);
-  switch (policy) {
-    case Policy::learn_o1:
-    case Policy::learn_o2:
-      for (std::size_t i = 0; i < next.size(); ++i) {
-        Managed& t = next[i];
-        if (!std::isnan(v[i]) && t.played >= 0) {
-          t.utility = policy == Policy::learn_o1 ? utility_o1(v[i]) : utility_o2(v[i], mean, options.parameters.gamma);
-          t.strategy.observe(static_cast<std::size_t>(t.played), t.utility, options.parameters);
-        }
-        if (!options.parameters.stable_play) choice[i] = static_cast<int>(sampler.sample(t.strategy, options.parameters.lambda));
-      }
-      if (options.parameters.stable_play) {
-        std::vector<const Strategy*> strategies;
-        std::vector<int> current;
-        for (const Managed& t : next) {
-          strategies.push_back(&t.strategy);
-          current.push_back(t.pinned);
-        }
-        choice = stable_placement(strategies, current, options.parameters.lambda, sampler);
-      }
-      break;
-    case Policy::round_robin:
-      for (std::size_t i = 0; i < next.size(); ++i)
-        choice[i] = changed || next[i].pinned < 0 ? static_cast<int>(i % m) : next[i].pinned;
-      break;
-    case Policy::autopin: {
-      if (!next.empty()) {
-        const Placement& p =
-            autopin.next(next.size(), m, changed, mean, elapsed, options.autopin_window, options.autopin_phase);
-        for (std::size_t i = 0; i < next.size(); ++i) choice[i] = static_cast<int>(p[i]);
-      }
-      break;
-    }
-    case Policy::off:
-      break;
+  std::vector<PolicyThread> view(next.size());
+  for (std::size_t i = 0; i < next.size(); ++i) {
+    view[i] = {&next[i].strategy, next[i].pinned, next[i].played, v[i], next[i].utility};
   }
+  const std::vector<int> choice = placement->choose(view, {m, changed, mean, elapsed});
+  for (std::size_t i = 0; i < next.size(); ++i) next[i].utility = view[i].utility;
 
   // Apply; a thread that ended is dropped (and the next period resets).
   std::vector<Managed> kept;
@@ -507,6 +388,7 @@ Manager::Manager(ManagerOptions options) : impl_(std::make_unique<Impl>()) {
       ::autosched::detail::warn("pinning: " + d.why_off);
     }
   }
+  d.placement = make_placement_policy(d.policy, d.options, d.sampler);
 }
 
 Manager::~Manager() { stop(); }
