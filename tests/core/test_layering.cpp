@@ -17,7 +17,7 @@ namespace {
 const std::map<std::string, int> rank = {
     {"core", 0},    {"measure", 1}, {"techniques", 2}, {"select", 3}, {"store", 4},   {"drive", 4},
     {"session", 5}, {"pinning", 5}, {"loops", 6},      {"omp", 6},    {"mpi", 6},     {"regions", 6},
-    {"dag", 6},     {"sim", 7},
+    {"dag", 6},
 };
 
 TEST(Layering, LowerLayersNeverIncludeHigherOnes) {
