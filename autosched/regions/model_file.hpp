@@ -24,7 +24,7 @@
 /// Reading never trusts the input: every count is bounded by the text that
 /// is actually there, so a truncated or damaged file is an error, not a crash.
 
-#include <autosched/select/decision_tree.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
 
 #include <optional>
 #include <string>

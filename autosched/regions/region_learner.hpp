@@ -24,8 +24,8 @@
 
 #include <autosched/core/running_stats.hpp>
 #include <autosched/regions/model_spec.hpp>
-#include <autosched/select/decision_tree.hpp>
-#include <autosched/select/random_forest.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
+#include <autosched/regions/models/random_forest.hpp>
 #include <autosched/select/selector.hpp>
 
 #include <algorithm>

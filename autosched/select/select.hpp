@@ -15,11 +15,9 @@
 #include <autosched/select/random_selector.hpp>
 #include <autosched/select/rl_agent.hpp>
 #include <autosched/select/rl_names.hpp>
-#include <autosched/select/scenario.hpp>
 #include <autosched/select/schedule.hpp>
 #include <autosched/select/schedule_environment.hpp>
 #include <autosched/select/selector.hpp>
 #include <autosched/select/selector_config.hpp>
-#include <autosched/select/simulation.hpp>
 #include <autosched/select/thompson_selector.hpp>
 #include <autosched/select/ucb_selector.hpp>

@@ -15,9 +15,9 @@
 // persist = false. Google Benchmark's flags apply (run.sh asks for repetitions).
 #include <autosched/measure/clock.hpp>
 #include <autosched/regions/region.hpp>
-#include <autosched/select/decision_tree.hpp>
-#include <autosched/select/random_forest.hpp>
-#include <autosched/select/training_set.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
+#include <autosched/regions/models/random_forest.hpp>
+#include <autosched/regions/models/training_set.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -27,7 +27,7 @@
 #include <autosched/autosched.hpp>
 #include <autosched/measure/clock.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/simulation.hpp>
 
 #include <omp.h>
 

@@ -9,9 +9,9 @@
 // costs, a virtual clock nowhere needed.
 #include <autosched/select/auto_selector.hpp>
 #include <autosched/select/decision_engine.hpp>
-#include <autosched/select/scenario.hpp>
+#include <select_sim/scenario.hpp>
 #include <autosched/select/selector_config.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/simulation.hpp>
 
 #include "auto_test_support.hpp"
 

@@ -5,9 +5,9 @@
 #include <autosched/core/error.hpp>
 #include <autosched/select/arm_ranking.hpp>
 #include <autosched/select/auto_selector.hpp>
-#include <autosched/select/profile_scenario.hpp>
+#include <select_sim/profile_scenario.hpp>
 #include <autosched/select/selector_config.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/simulation.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 
 #include "auto_test_support.hpp"

@@ -1,7 +1,7 @@
 // Selectors on the shipped select-sim scenarios (simulated, deterministic
 // costs — not timings): autosched's `auto` against every published selector.
 #include <autosched/core/error.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/simulation.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Where the CLI finds scenario files: a path as given, else a name in
 // $AUTOSCHED_SCENARIOS, the source tree's share/autosched/scenarios (running
 // from a build) or the installed one.
-#include <autosched/select/scenario.hpp>
+#include <select_sim/scenario.hpp>
 
 #include <string>
 #include <vector>

@@ -10,8 +10,8 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/profile_scenario.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/profile_scenario.hpp>
+#include <select_sim/simulation.hpp>
 
 #include <campaign/gnuplot.hpp>
 

@@ -14,7 +14,7 @@
 #include <autosched/core/text.hpp>
 #include <autosched/select/arm.hpp>
 #include <autosched/select/arm_ranking.hpp>
-#include <autosched/select/profile_scenario.hpp>
+#include <select_sim/profile_scenario.hpp>
 #include <autosched/select/selector_config.hpp>
 #include <autosched/techniques/dispatch_calibration.hpp>
 

@@ -9,8 +9,8 @@
 ///   const auto forest = RandomForest::train(data, {.trees = 10, .max_depth = 4, .seed = 7});
 ///   const int technique = forest.predict(features);
 
-#include <autosched/select/decision_tree.hpp>
-#include <autosched/select/training_set.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
+#include <autosched/regions/models/training_set.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -6,7 +6,7 @@
 /// budget is charged as the runtime runs it: the budget, then the rest of the
 /// work at the fallback's cost, (1 − budget/cost) · cost_fallback.
 
-#include <autosched/select/scenario.hpp>
+#include <select_sim/scenario.hpp>
 #include <autosched/select/selector_config.hpp>
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 ///     Scenario s = profile_scenario(r.loop + "@56", r.profile, {.workers = 56}, auto_portfolio());
 
 #include <autosched/select/arm.hpp>
-#include <autosched/select/scenario.hpp>
+#include <select_sim/scenario.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
 #include <span>

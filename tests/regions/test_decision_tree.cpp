@@ -1,7 +1,7 @@
 // The region models' CART tree: splits and leaves computed by hand, the tie
 // rules that keep ranks identical, bootstrap weights, and the checks on a
 // tree read back from a file.
-#include <autosched/select/decision_tree.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
 
 #include <gtest/gtest.h>
 

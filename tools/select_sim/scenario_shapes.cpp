@@ -1,4 +1,4 @@
-#include <autosched/select/scenario_shapes.hpp>
+#include <select_sim/scenario_shapes.hpp>
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>

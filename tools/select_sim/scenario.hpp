@@ -19,7 +19,7 @@
 ///   arm gss     time 8 -> 14 at 0.5 lib 6       # step change at half time
 ///   arm awf-b   time 12 ~> 7        lib 4       # linear change over the run
 ///
-/// A generated loop instead of per-arm times (select/scenario_shapes.hpp):
+/// A generated loop instead of per-arm times (scenario_shapes.hpp):
 ///   shape       band 0.08 4 100 0.37  # a heavy band that moves and swells
 ///   loop-time   10                    # ms of the balanced loop
 ///   arms        auto                  # auto's 24 arms, timed by simulation
@@ -31,7 +31,7 @@
 /// them: list Auto4OMP's 12 in its order for the expert and binary selectors.
 
 #include <autosched/select/arm.hpp>
-#include <autosched/select/scenario_shapes.hpp>
+#include <select_sim/scenario_shapes.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
 #include <memory>
@@ -80,7 +80,7 @@ struct Scenario {
   int workers = 8;
   std::int64_t iterations = 262144;
   std::vector<ScenarioArm> arms;
-  /// Trace-driven scenarios (select/profile_scenario.hpp): the measured
+  /// Trace-driven scenarios (profile_scenario.hpp): the measured
   /// profile the arms' times were simulated from. A selector that asks for a
   /// profiling instance gets it, and pays `profiling_ms` for that step.
   std::optional<CostProfile> profile;

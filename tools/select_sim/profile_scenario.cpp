@@ -1,4 +1,4 @@
-#include <autosched/select/profile_scenario.hpp>
+#include <select_sim/profile_scenario.hpp>
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>

@@ -1,4 +1,4 @@
-#include <autosched/select/decision_tree.hpp>
+#include <autosched/regions/models/decision_tree.hpp>
 
 #include <autosched/core/error.hpp>
 

@@ -1,6 +1,6 @@
 // The region models' random forest: the vote (through every counting path),
 // seeded bootstraps, √F features per split, and assembly from stored trees.
-#include <autosched/select/random_forest.hpp>
+#include <autosched/regions/models/random_forest.hpp>
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 ///   const auto tree = DecisionTree::train(data, {.max_depth = 2});
 ///   tree.predict(std::array{3.0}.data());  // 1: the root splits at 2.5
 
-#include <autosched/select/training_set.hpp>
+#include <autosched/regions/models/training_set.hpp>
 
 #include <cstddef>
 #include <cstdint>

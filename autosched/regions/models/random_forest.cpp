@@ -1,4 +1,4 @@
-#include <autosched/select/random_forest.hpp>
+#include <autosched/regions/models/random_forest.hpp>
 
 #include <autosched/core/error.hpp>
 

@@ -1,7 +1,7 @@
 #include <autosched/select/decision_point.hpp>
 #include <autosched/select/decisions_ahead.hpp>
-#include <autosched/select/scenario.hpp>
-#include <autosched/select/simulation.hpp>
+#include <select_sim/scenario.hpp>
+#include <select_sim/simulation.hpp>
 
 #include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>
