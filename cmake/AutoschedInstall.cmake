@@ -35,7 +35,7 @@ set(autosched_installed_headers
   # What applications include.
   autosched.hpp
   loops/autosched.h loops/loops.hpp loops/loop_options.hpp loops/schedule_choice.hpp loops/loop_registry.hpp loops/parallel_for.hpp
-  select/schedule.hpp select/schedule_environment.hpp
+  select/grammar/schedule.hpp select/grammar/schedule_environment.hpp
   regions/regions.hpp regions/autosched_region.h regions/adapt.hpp regions/region.hpp regions/feature.hpp regions/variant_space.hpp
   regions/model_spec.hpp
   dag/dag.hpp dag/durations.hpp dag/factorizations.hpp dag/heft.hpp dag/list_schedulers.hpp dag/platform.hpp
@@ -46,8 +46,8 @@ set(autosched_installed_headers
   core/error.hpp core/index_range.hpp core/source_location.hpp core/autosched_status.h
   loops/detail/loop_call.hpp drive/chunk_body.hpp
   measure/instance_record.hpp measure/metrics.hpp measure/thread_stats.hpp
-  select/arm.hpp select/auto_config.hpp select/outcome.hpp select/rl_config.hpp select/selector.hpp
-  select/selector_config.hpp
+  select/grammar/arm.hpp select/grammar/auto_config.hpp select/grammar/outcome.hpp select/grammar/rl_config.hpp select/selectors/selector.hpp
+  select/grammar/selector_config.hpp
   techniques/catalogue.hpp techniques/chunk_sequence.hpp techniques/loop_memory.hpp techniques/loop_shape.hpp
   techniques/technique_spec.hpp techniques/exp_chunk.hpp techniques/cost_profile.hpp techniques/loop_simulator.hpp)
 if(TARGET autosched_regions_mpi)  # optional component
@@ -58,7 +58,7 @@ if(TARGET autosched_mpi)  # optional component
     mpi/mpi.hpp mpi/autosched_mpi.h mpi/execution.hpp mpi/loop_options.hpp mpi/parallel_for.hpp
     mpi/distributed_for.hpp mpi/steal_ratio.hpp mpi/detail/run_ranges.hpp
     # What the steal-ratio selector includes.
-    select/ucb_selector.hpp select/cost_bandit.hpp select/coverage_sweep.hpp core/running_stats.hpp)
+    select/selectors/bandit/ucb_selector.hpp select/selectors/bandit/cost_bandit.hpp select/selectors/bandit/coverage_sweep.hpp core/running_stats.hpp)
 endif()
 if(TARGET autosched_dag_exec)  # optional component
   list(APPEND autosched_installed_headers dag/executor.hpp dag/tiled_factorization.hpp)

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #else
 #include <autosched/core/file_checks.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 #endif
 
 #include <cerrno>

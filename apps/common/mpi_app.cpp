@@ -4,7 +4,7 @@
 
 #include <autosched/core/file_checks.hpp>
 #include <autosched/core/error.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 
 #include <cerrno>
 #include <cmath>

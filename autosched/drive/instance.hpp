@@ -11,7 +11,7 @@
 
 #include <autosched/drive/chunk_body.hpp>
 #include <autosched/measure/thread_stats.hpp>
-#include <autosched/select/decision_engine.hpp>
+#include <autosched/select/engine/decision_engine.hpp>
 #include <autosched/techniques/any_dispenser.hpp>
 #include <autosched/techniques/catalogue.hpp>
 

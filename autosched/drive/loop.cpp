@@ -6,7 +6,7 @@
 #include <autosched/measure/clock.hpp>
 #include <autosched/drive/observer.hpp>
 #include <autosched/measure/metrics.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 #include <autosched/techniques/profiling.hpp>
 
 #include <algorithm>

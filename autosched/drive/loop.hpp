@@ -16,7 +16,7 @@
 #include <autosched/drive/inline_mutex.hpp>
 #include <autosched/drive/instance.hpp>
 #include <autosched/measure/instance_record.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 #include <autosched/techniques/loop_memory.hpp>
 
 #include <cstdint>

@@ -10,7 +10,7 @@
 /// Both forms are checked by the same grammar (a typed value through its
 /// canonical text), so a bad value is reported the same way either way.
 
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 #include <autosched/techniques/technique_spec.hpp>
 
 #include <optional>

@@ -10,8 +10,8 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/index_range.hpp>
 #include <autosched/mpi/execution.hpp>
-#include <autosched/select/schedule.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/grammar/schedule.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -15,7 +15,7 @@
 #include <autosched/mpi/detail/max_sum_min_op.hpp>
 #include <autosched/mpi/detail/roles.hpp>
 #include <autosched/mpi/detail/run_ranges.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 #include <autosched/session/session.hpp>
 #include <autosched/techniques/catalogue.hpp>
 #include <autosched/techniques/profiling.hpp>

@@ -15,7 +15,7 @@
 /// arm indices, so the ratio selector is an existing cost bandit (UCB1,
 /// deterministic) over three arms.
 
-#include <autosched/select/ucb_selector.hpp>
+#include <autosched/select/selectors/bandit/ucb_selector.hpp>
 
 #include <string_view>
 

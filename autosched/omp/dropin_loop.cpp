@@ -8,7 +8,7 @@
 #include <autosched/pinning/team_pinning.hpp>
 #include <autosched/omp/real_runtime.hpp>
 #include <autosched/omp/report.hpp>
-#include <autosched/select/decision_engine.hpp>
+#include <autosched/select/engine/decision_engine.hpp>
 #include <autosched/session/session.hpp>
 #include <autosched/techniques/static.hpp>
 

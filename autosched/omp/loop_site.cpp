@@ -3,7 +3,7 @@
 #include <autosched/core/environment.hpp>
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 
 #include <cxxabi.h>
 #include <dlfcn.h>

@@ -15,7 +15,7 @@
 
 #include <autosched/drive/inline_mutex.hpp>
 #include <autosched/drive/loop.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 
 #include <array>
 #include <cstdint>

@@ -4,10 +4,10 @@
 #include <autosched/regions/region_learner.hpp>
 
 #include <autosched/regions/detail/learner_entry.hpp>
-#include <autosched/select/auto_selector.hpp>
-#include <autosched/select/epsilon_greedy_selector.hpp>
-#include <autosched/select/thompson_selector.hpp>
-#include <autosched/select/ucb_selector.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
+#include <autosched/select/selectors/bandit/epsilon_greedy_selector.hpp>
+#include <autosched/select/selectors/bandit/thompson_selector.hpp>
+#include <autosched/select/selectors/bandit/ucb_selector.hpp>
 
 #include <algorithm>
 #include <random>

@@ -26,7 +26,7 @@
 #include <autosched/regions/model_spec.hpp>
 #include <autosched/regions/models/decision_tree.hpp>
 #include <autosched/regions/models/random_forest.hpp>
-#include <autosched/select/selector.hpp>
+#include <autosched/select/selectors/selector.hpp>
 
 #include <algorithm>
 #include <bit>

@@ -4,8 +4,8 @@
 #include <autosched/core/error.hpp>
 #include <autosched/core/forked_child.hpp>
 #include <autosched/drive/observer.hpp>
-#include <autosched/select/decision_engine.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/engine/decision_engine.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 #include <autosched/store/background_writer.hpp>
 #include <autosched/store/log_files.hpp>
 #include <autosched/store/trace_file.hpp>

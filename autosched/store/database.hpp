@@ -7,7 +7,7 @@
 /// a timestamp) with a warning, and a fresh one is created: the application
 /// runs on. One connection, used under its own lock.
 
-#include <autosched/select/state_store.hpp>
+#include <autosched/select/engine/state_store.hpp>
 #include <autosched/store/instance_row.hpp>
 
 #include <cstdint>

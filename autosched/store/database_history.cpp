@@ -2,7 +2,7 @@
 // history_rows.hpp), and the ids of the points it is kept under.
 #include <autosched/store/database.hpp>
 
-#include <autosched/select/arm.hpp>
+#include <autosched/select/grammar/arm.hpp>
 #include <autosched/store/detail/schema.hpp>
 #include <autosched/store/detail/sqlite_statement.hpp>
 #include <autosched/store/detail/sqlite_transaction.hpp>

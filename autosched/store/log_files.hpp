@@ -5,7 +5,7 @@
 /// Only regular (or new) files are opened; one that cannot be opened or whose
 /// writes fail is named in one warning and then left alone.
 
-#include <autosched/select/selector.hpp>
+#include <autosched/select/selectors/selector.hpp>
 
 #include <atomic>
 #include <cstdio>

@@ -15,7 +15,7 @@
 /// process cannot write (a shared, pre-trained file; a read-only mount) is
 /// used read-only, said once: warm starts read it, nothing is written.
 
-#include <autosched/select/state_store.hpp>
+#include <autosched/select/engine/state_store.hpp>
 #include <autosched/store/background_writer.hpp>
 #include <autosched/store/database.hpp>
 

@@ -5,7 +5,7 @@
 /// chunk. The `profiling` technique measures it (one timed chunk per block,
 /// so it costs one dynamic instance) and the loop simulator replays it.
 /// shape_distance() compares two profiles: `auto` tells the phases of a
-/// loop apart by it (select/auto/regimes.hpp).
+/// loop apart by it (select/selectors/auto/regimes.hpp).
 ///
 ///   CostProfile p = CostProfile::from_blocks(n, {4e3, 1e3, 1e3, 2e3}, /*h=*/80);
 ///   double t = p.cost({0, n / 2});   // body time of the first half

@@ -1,5 +1,5 @@
 // bench_ranking: what one re-ranking costs `auto` — every arm simulated on a
-// measured cost profile (select/arm_ranking.hpp). It runs once per profile
+// measured cost profile (select/selectors/auto/arm_ranking.hpp). It runs once per profile
 // (the first instance of a loop in a process, and after a detected change),
 // in observe() after the instance closed, never between chunks. Prints CSV:
 //   workers, queued, robust, arms, iterations, median_us, p90_us
@@ -13,9 +13,9 @@
 //
 //   bench_ranking [--repeats K]
 #include <autosched/core/text.hpp>
-#include <autosched/select/arm.hpp>
-#include <autosched/select/arm_ranking.hpp>
-#include <autosched/select/auto_config.hpp>
+#include <autosched/select/grammar/arm.hpp>
+#include <autosched/select/selectors/auto/arm_ranking.hpp>
+#include <autosched/select/grammar/auto_config.hpp>
 
 #include <algorithm>
 #include <chrono>

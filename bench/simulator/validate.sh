@@ -88,7 +88,7 @@ out=docs/results/simulator-validation.md
   echo
   echo "## The cross-loop prior, leave one app out"
   echo
-  echo "For each app, the per-arm corrections (select/arm_corrections.hpp: each arm's log measured/predicted"
+  echo "For each app, the per-arm corrections (select/selectors/auto/arm_corrections.hpp: each arm's log measured/predicted"
   echo "ratio minus its loop's median, averaged over loops) are learned from the other five apps' loops and"
   echo "applied to this app's predictions. **Pick**: the measured time of the arm ranked first, against the"
   echo "measured best. **Shortlist**: whether the measured best is among the arms auto would try (within"

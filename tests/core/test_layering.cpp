@@ -48,4 +48,33 @@ TEST(Layering, LowerLayersNeverIncludeHigherOnes) {
   EXPECT_GT(files, 20);
 }
 
+// Inside select: grammar, then selectors, then engine; an area includes only
+// itself and the areas before it (the grammar knows no selector; the
+// selectors know no decision point; the engine makes and drives them).
+TEST(Layering, SelectAreasIncludeOnlyDownward) {
+  namespace fs = std::filesystem;
+  const std::map<std::string, int> area = {{"grammar", 0}, {"selectors", 1}, {"engine", 2}};
+  const fs::path root = fs::path(AUTOSCHED_SOURCE_DIR) / "autosched" / "select";
+  const std::regex include(R"(#include\s*<autosched/select/([a-z_]+)/)");
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file()) continue;
+    const auto rel = fs::relative(entry.path(), root);
+    if (std::distance(rel.begin(), rel.end()) < 2) continue;  // select.hpp, CMakeLists.txt
+    const std::string own = rel.begin()->string();
+    ASSERT_TRUE(area.count(own)) << entry.path() << " is in no area of select/ (grammar, selectors, engine)";
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const auto target = area.find(m[1]);
+      ASSERT_NE(target, area.end()) << entry.path() << " includes select/" << m[1] << ", no area";
+      EXPECT_LE(target->second, area.at(own)) << entry.path() << " (" << own << ") includes " << m[1];
+    }
+  }
+  EXPECT_GT(files, 40);
+}
+
 }  // namespace

@@ -3,7 +3,7 @@
 // of the same loop must not call operator new. Own executable: it replaces
 // the global operator new to count.
 #include <autosched/loops/loops.hpp>
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 
 #include "drive/virtual_time.hpp"
 

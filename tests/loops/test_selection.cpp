@@ -3,7 +3,7 @@
 // — with every iteration still run exactly once.
 #include <autosched/drive/loop.hpp>
 #include <autosched/loops/loops.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <autosched/techniques/dispatch_calibration.hpp>
 
 #include "loop_test_support.hpp"

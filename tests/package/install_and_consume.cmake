@@ -52,8 +52,8 @@ endif()
 set(private_headers
   autosched/store/store.hpp autosched/store/database.hpp autosched/store/background_writer.hpp
   autosched/store/log_files.hpp autosched/store/trace_file.hpp
-  autosched/select/rl_agent.hpp autosched/select/auto_selector.hpp autosched/regions/models/decision_tree.hpp
-  autosched/regions/models/random_forest.hpp autosched/select/decision_point.hpp
+  autosched/select/selectors/rl/rl_agent.hpp autosched/select/selectors/auto/auto_selector.hpp autosched/regions/models/decision_tree.hpp
+  autosched/regions/models/random_forest.hpp autosched/select/engine/decision_point.hpp
   autosched/loops/detail/loop_record.hpp autosched/regions/detail/region_state.hpp
   autosched/regions/region_learner.hpp autosched/techniques/any_dispenser.hpp)
 foreach(header ${private_headers})

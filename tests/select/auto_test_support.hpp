@@ -2,9 +2,9 @@
 // What the tests of `auto` with loop arms share: a loop whose profile only
 // small chunks spread, a portfolio of four arms, and an outcome with a time
 // and, for a profiling instance, its profile.
-#include <autosched/select/arm.hpp>
-#include <autosched/select/auto_config.hpp>
-#include <autosched/select/outcome.hpp>
+#include <autosched/select/grammar/arm.hpp>
+#include <autosched/select/grammar/auto_config.hpp>
+#include <autosched/select/grammar/outcome.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
 #include <string_view>

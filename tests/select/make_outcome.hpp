@@ -1,7 +1,7 @@
 #pragma once
 // What selector tests feed back: an instance of `ms` milliseconds with load
 // imbalance `lib` (percent).
-#include <autosched/select/selector.hpp>
+#include <autosched/select/selectors/selector.hpp>
 
 namespace autosched::testing {
 

@@ -1,8 +1,8 @@
 // auto's cross-loop prior: per-arm deviations of the simulator, learned
 // relative to each loop's level, applied to the next loop's ranking, kept as
 // text in the store.
-#include <autosched/select/arm_corrections.hpp>
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/arm_corrections.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 
 #include "auto_test_support.hpp"
 

@@ -7,10 +7,10 @@
 // warm run of a loop with two phases is never worse than a cold one; a new
 // size class of a loop starts from its neighbour's. Deterministic: simulated
 // costs, a virtual clock nowhere needed.
-#include <autosched/select/auto_selector.hpp>
-#include <autosched/select/decision_engine.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
+#include <autosched/select/engine/decision_engine.hpp>
 #include <select_sim/scenario.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <select_sim/simulation.hpp>
 
 #include "auto_test_support.hpp"

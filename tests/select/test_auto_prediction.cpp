@@ -3,10 +3,10 @@
 // the same loop explores nothing. Deterministic: outcomes are computed, and
 // the trace-driven scenarios are the select-sim ones.
 #include <autosched/core/error.hpp>
-#include <autosched/select/arm_ranking.hpp>
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/arm_ranking.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 #include <select_sim/profile_scenario.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <select_sim/simulation.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 

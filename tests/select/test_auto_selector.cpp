@@ -1,7 +1,7 @@
 // autosched's own selector: guarded sweep, Thompson sampling, change
 // detection and warm start, on scripted loops.
 #include <autosched/core/split_mix.hpp>
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // AutoSelector::seed: starting from known per-arm samples is the warm start
 // load_state() gives from the same statistics, and refuses what load_state()
 // refuses.
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 
 #include "make_outcome.hpp"
 

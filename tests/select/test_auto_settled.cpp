@@ -5,7 +5,7 @@
 // process, a change of shape, trials cut short); every decision and the
 // final state must agree, and the shortcut must really have been taken.
 #include <autosched/core/split_mix.hpp>
-#include <autosched/select/auto_selector.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 
 #include <gtest/gtest.h>

@@ -2,9 +2,9 @@
 // coverage sweep, each rule, deterministic seeding, convergence on the best
 // arm, and the state text.
 #include <autosched/core/error.hpp>
-#include <autosched/select/epsilon_greedy_selector.hpp>
-#include <autosched/select/thompson_selector.hpp>
-#include <autosched/select/ucb_selector.hpp>
+#include <autosched/select/selectors/bandit/epsilon_greedy_selector.hpp>
+#include <autosched/select/selectors/bandit/thompson_selector.hpp>
+#include <autosched/select/selectors/bandit/ucb_selector.hpp>
 
 #include <gtest/gtest.h>
 

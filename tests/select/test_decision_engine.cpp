@@ -4,9 +4,9 @@
 // and a decision whose instance failed is run again, not replaced; auto
 // decides at the start until it settles.
 #include <autosched/core/error.hpp>
-#include <autosched/select/auto_selector.hpp>
-#include <autosched/select/decision_engine.hpp>
-#include <autosched/select/rl_agent.hpp>
+#include <autosched/select/selectors/auto/auto_selector.hpp>
+#include <autosched/select/engine/decision_engine.hpp>
+#include <autosched/select/selectors/rl/rl_agent.hpp>
 #include <autosched/techniques/loop_simulator.hpp>
 
 #include "make_outcome.hpp"

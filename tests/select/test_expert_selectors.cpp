@@ -1,9 +1,9 @@
 // Auto4OMP's expert selectors follow their published rules on scripted
 // outcomes (LB4OMP's papers and published code).
-#include <autosched/select/binary_selector.hpp>
-#include <autosched/select/exhaustive_selector.hpp>
-#include <autosched/select/expert_selector.hpp>
-#include <autosched/select/random_selector.hpp>
+#include <autosched/select/selectors/expert/binary_selector.hpp>
+#include <autosched/select/selectors/expert/exhaustive_selector.hpp>
+#include <autosched/select/selectors/expert/expert_selector.hpp>
+#include <autosched/select/selectors/expert/random_selector.hpp>
 
 #include "make_outcome.hpp"
 

@@ -4,8 +4,8 @@
 // back from its own text as the same value. Seeded, bounded: CI runs it in
 // the Release and the ASan + UBSan builds.
 #include <autosched/core/error.hpp>
-#include <autosched/select/schedule.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/schedule.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <autosched/techniques/technique_spec.hpp>
 
 #include "fuzz_input.hpp"

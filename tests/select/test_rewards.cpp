@@ -1,6 +1,6 @@
 // Each reward signal on hand-computed values (docs/selection.md; thesis
 // Algorithm 4 for the bands). Rewards (r+, r0, r−) = (0.01, −2, −4).
-#include <autosched/select/rl_reward.hpp>
+#include <autosched/select/selectors/rl/rl_reward.hpp>
 
 #include <gtest/gtest.h>
 

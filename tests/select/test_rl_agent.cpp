@@ -1,6 +1,6 @@
 // The RL selectors follow their published rules on scripted outcomes
 // (docs/selection.md, LB4OMP's papers and published code).
-#include <autosched/select/rl_agent.hpp>
+#include <autosched/select/selectors/rl/rl_agent.hpp>
 
 #include "make_outcome.hpp"
 

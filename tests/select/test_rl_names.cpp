@@ -1,6 +1,6 @@
 // The one table of RL spellings: autosched's names, LB4OMP's numbers, LB4MPI's classes.
-#include <autosched/select/rl_agent.hpp>
-#include <autosched/select/rl_names.hpp>
+#include <autosched/select/selectors/rl/rl_agent.hpp>
+#include <autosched/select/grammar/rl_names.hpp>
 
 #include <gtest/gtest.h>
 

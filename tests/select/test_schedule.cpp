@@ -1,5 +1,5 @@
 #include <autosched/core/error.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 
 #include <gtest/gtest.h>
 

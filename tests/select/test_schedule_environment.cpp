@@ -1,5 +1,5 @@
 #include <autosched/core/error.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 
 #include <gtest/gtest.h>
 

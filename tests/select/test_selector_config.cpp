@@ -1,7 +1,8 @@
 // The selection grammar: auto[:<selector>][,<key>=<value>...].
 #include <autosched/core/error.hpp>
-#include <autosched/select/schedule_environment.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
+#include <autosched/select/engine/selector_factory.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 
 #include <gtest/gtest.h>
 

@@ -13,8 +13,9 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/arm.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/arm.hpp>
+#include <autosched/select/engine/selector_factory.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <autosched/store/database.hpp>
 #include <autosched/store/store.hpp>
 

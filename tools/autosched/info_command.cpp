@@ -13,7 +13,7 @@
 #include <autosched/pinning/team_pinning.hpp>
 #include <autosched/pinning/affinity.hpp>
 #include <autosched/pinning/speed.hpp>
-#include <autosched/select/schedule_environment.hpp>
+#include <autosched/select/grammar/schedule_environment.hpp>
 #include <autosched/store/store.hpp>
 #include <autosched/techniques/catalogue.hpp>
 

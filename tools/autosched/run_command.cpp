@@ -12,7 +12,7 @@
 #include <autosched/core/file_checks.hpp>
 #include <autosched/core/text.hpp>
 #include <autosched/pinning/options.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 
 #include <unistd.h>
 

@@ -12,10 +12,10 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/arm.hpp>
-#include <autosched/select/arm_ranking.hpp>
+#include <autosched/select/grammar/arm.hpp>
+#include <autosched/select/selectors/auto/arm_ranking.hpp>
 #include <select_sim/profile_scenario.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 #include <autosched/techniques/dispatch_calibration.hpp>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include <autosched/core/error.hpp>
 #include <autosched/core/text.hpp>
-#include <autosched/select/schedule.hpp>
+#include <autosched/select/grammar/schedule.hpp>
 
 #include <algorithm>
 

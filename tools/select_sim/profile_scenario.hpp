@@ -10,7 +10,7 @@
 ///   for (const RecordedProfile& r : read_profiles(text, "apps.tsv"))
 ///     Scenario s = profile_scenario(r.loop + "@56", r.profile, {.workers = 56}, auto_portfolio());
 
-#include <autosched/select/arm.hpp>
+#include <autosched/select/grammar/arm.hpp>
 #include <select_sim/scenario.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 

@@ -30,7 +30,7 @@
 /// portfolio arms (`gss`, `gss:16`, `ss:expert`), in the order selectors see
 /// them: list Auto4OMP's 12 in its order for the expert and binary selectors.
 
-#include <autosched/select/arm.hpp>
+#include <autosched/select/grammar/arm.hpp>
 #include <select_sim/scenario_shapes.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 

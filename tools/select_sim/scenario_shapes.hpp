@@ -12,7 +12,7 @@
 ///   shape band 0.08 4 100 0.37   # width, peak, period, move per step
 ///   shape ramp 3 0.5             # cost 1 + 3x over the index, reversed at half time
 
-#include <autosched/select/arm.hpp>
+#include <autosched/select/grammar/arm.hpp>
 #include <autosched/techniques/cost_profile.hpp>
 
 #include <cstdint>

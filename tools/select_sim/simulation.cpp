@@ -1,7 +1,9 @@
-#include <autosched/select/decision_point.hpp>
-#include <autosched/select/decisions_ahead.hpp>
+#include <autosched/select/engine/decision_point.hpp>
+#include <autosched/select/engine/decisions_ahead.hpp>
 #include <select_sim/scenario.hpp>
 #include <select_sim/simulation.hpp>
+
+#include <autosched/select/engine/selector_factory.hpp>
 
 #include <autosched/measure/clock.hpp>
 #include <autosched/core/error.hpp>

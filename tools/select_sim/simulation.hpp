@@ -7,7 +7,7 @@
 /// work at the fallback's cost, (1 − budget/cost) · cost_fallback.
 
 #include <select_sim/scenario.hpp>
-#include <autosched/select/selector_config.hpp>
+#include <autosched/select/grammar/selector_config.hpp>
 
 #include <cstdint>
 #include <string>

@@ -5,8 +5,8 @@
 /// (the table, choosing, training, the samples text); not part of the API.
 
 #include <autosched/regions/region_learner.hpp>
-#include <autosched/select/coverage_sweep.hpp>
-#include <autosched/select/selector.hpp>
+#include <autosched/select/selectors/bandit/coverage_sweep.hpp>
+#include <autosched/select/selectors/selector.hpp>
 
 #include <cstdint>
 #include <memory>
