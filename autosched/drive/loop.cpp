@@ -333,26 +333,17 @@ void Loop::close(Instance& inst, bool release) noexcept {
   if (inst.ran_ == TechniqueId::profiling) memory_.cost.reset();
   if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
   const CostProfile* measured = inst.ran_ == TechniqueId::profiling && memory_.cost ? &*memory_.cost : nullptr;
-  if (!last_) last_.emplace();
-  InstanceRecord& r = *last_;
-  r.loop = name_;
-  r.instance = inst.index_;
-  r.technique = technique_info(inst.ran_).name;
-  r.requested = technique_info(inst.spec_.technique).name;
-  r.chunk = inst.chunk_;
-  r.exp_chunk = inst.exp_chunk_;
-  r.n = inst.n_;
-  r.p = inst.p_;
-  r.start_ns = inst.start_ns_;
-  r.selection_ns = 0;
-  r.failed = failed;
-  r.reward = std::numeric_limits<double>::quiet_NaN();
+  PlanOutcome o;
+  o.ran = inst.ran_;
+  o.chunk = inst.chunk_;
+  o.exp_chunk = inst.exp_chunk_;
+  o.start_ns = inst.start_ns_;
+  o.cut = inst.cut_;
+  o.failed = failed;
+  InstanceRecord& r = record_locked(inst.index_, inst.spec_, inst.n_, inst.p_, inst.ticket_, o);
   r.threads.resize(static_cast<std::size_t>(inst.p_));
   for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
   r.metrics = compute_metrics(r.threads, inst.start_ns_);
-  r.selector = inst.ticket_.selector;
-  r.explored = inst.ticket_.explored;
-  r.cut_short = inst.cut_;
   learn_and_notify(r, inst.ticket_, inst.group_, inst.ran_, inst.spec_.technique, measured, inst.cut_, failed);
   if (release) {
     inst.reset_for_pool();
@@ -381,27 +372,33 @@ void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, 
   }
 }
 
-InstanceRecord Loop::close(Plan& plan, const PlanOutcome& o) noexcept {
-  std::lock_guard lock(mutex_);
+InstanceRecord& Loop::record_locked(std::uint64_t index, const TechniqueSpec& asked, std::int64_t n, int p,
+                                    const Ticket& t, const PlanOutcome& o) {
   if (!last_) last_.emplace();
   InstanceRecord& r = *last_;
   r.loop = name_;
-  r.instance = plan.index;
+  r.instance = index;
   r.technique = technique_info(o.ran).name;
-  r.requested = technique_info(plan.spec.technique).name;
+  r.requested = technique_info(asked.technique).name;
   r.chunk = o.chunk;
   r.exp_chunk = o.exp_chunk;
-  r.n = plan.n;
-  r.p = plan.p;
+  r.n = n;
+  r.p = p;
   r.start_ns = o.start_ns;
   r.selection_ns = 0;
   r.failed = o.failed;
   r.reward = std::numeric_limits<double>::quiet_NaN();
+  r.selector = t.selector;
+  r.explored = t.explored;
+  r.cut_short = o.cut;
+  return r;
+}
+
+InstanceRecord Loop::close(Plan& plan, const PlanOutcome& o) noexcept {
+  std::lock_guard lock(mutex_);
+  InstanceRecord& r = record_locked(plan.index, plan.spec, plan.n, plan.p, plan.ticket, o);
   r.threads.assign(o.threads.begin(), o.threads.end());
   r.metrics = o.metrics;
-  r.selector = plan.ticket.selector;
-  r.explored = plan.ticket.explored;
-  r.cut_short = o.cut;
   learn_and_notify(r, plan.ticket, plan.group, o.ran, plan.spec.technique, o.profile, o.cut, o.failed);
   plan.ticket = Ticket{};
   return r;

@@ -132,6 +132,10 @@ class Loop {
   /// Under the lock: the spec to run under `schedule` for (n, p), and for a
   /// selection its ticket (the decision).
   TechniqueSpec decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket);
+  /// Under the lock: the loop's last record, filled with what every closing
+  /// knows (the caller adds the threads and the metrics).
+  InstanceRecord& record_locked(std::uint64_t index, const TechniqueSpec& asked, std::int64_t n, int p,
+                                const Ticket& t, const PlanOutcome& o);
   /// Under the lock: the selector learns from `r` (or the decision is
   /// abandoned when it failed) and the observers see the instance.
   void learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
