@@ -203,7 +203,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
 
 TechniqueSpec Loop::decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket) {
   if (!schedule.selection) return schedule.fixed;
-  if (group_ == nullptr) group_ = &DecisionEngine::instance().group(name_);
+  if (group_ == nullptr) group_ = &autosched::detail::DecisionEngine::instance().group(name_);
   if (slot_version_ != schedule_version_) {
     slot_hint_ = nullptr;
     slot_version_ = schedule_version_;

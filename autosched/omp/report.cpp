@@ -198,7 +198,7 @@ void write_report_once() {
 /// the loop. Only with a report: the names cost a symbol-table read.
 void remember_names() {
   if (counts().loops == 0) return;  // no session, and nothing to name
-  Store* store = session::store();
+  autosched::detail::Store* store = session::store();
   if (store == nullptr) return;
   for (LoopSite* site : all_sites()) {
     if (site->stats().instances == 0 || site->where().empty() || site->where() == site->id()) continue;

@@ -56,7 +56,7 @@ void save(StaticPlan& plan) {
   // Still measuring: nothing worth a row (a loop whose trip count changes
   // every instance would otherwise write one per size it met).
   if (plan.learner().phase() == BlockLearner::Phase::measuring_even) return;
-  if (Store* store = session::store()) store->save_blob(blob_kind, plan.key(), plan.learner().save());
+  if (autosched::detail::Store* store = session::store()) store->save_blob(blob_kind, plan.key(), plan.learner().save());
 }
 
 /// At exit, with every front-end's state (session::on_finish).
@@ -77,7 +77,7 @@ StaticPlan& plan_for(const void* code, std::int64_t n, int p) {
     if (ps.by_key.size() == 1) session::on_finish(&save_all);
     plan = std::make_unique<StaticPlan>(code_id(code), n, p);
     // A warm start: the partition earlier runs learned for this region and size.
-    if (Store* store = session::store()) {
+    if (autosched::detail::Store* store = session::store()) {
       if (auto text = store->load_blob(blob_kind, plan->key()); text && !plan->learner().resume(*text)) {
         detail::warn("autosched-omp: the store's static blocks for " + plan->key() + " are not a state this " +
                      "version reads; learning them again");

@@ -26,7 +26,7 @@ std::unique_ptr<Selector> make_bandit(const ModelSpec& spec, int variants, int i
     AutoConfig config;
     config.warmup = 0;  // skip_first is the regions' warm-up switch
     config.seed = spec.seed + static_cast<std::uint64_t>(index) * golden;
-    auto bandit = std::make_unique<AutoSelector>(variants, config);
+    auto bandit = std::make_unique<autosched::detail::AutoSelector>(variants, config);
     std::vector<RunningStats> samples(all.size());
     for (std::size_t v = 0; v < all.size(); ++v)
       if (all[v].count() > 0) samples[v] = all[v].time;

@@ -32,7 +32,7 @@ bool RegionState::restore(const std::string& model_file) {
     region_store(persist);  // saves what it learns from here on
     return true;
   }
-  Store* store = region_store(persist);
+  autosched::detail::Store* store = region_store(persist);
   if (store == nullptr) return false;
   auto text = store->load_region(key());
   if (!text) return false;
@@ -112,7 +112,7 @@ bool RegionState::apply_file(const std::string& path) {
 }
 
 void RegionState::save_to_store() {
-  Store* store = region_store(persist);
+  autosched::detail::Store* store = region_store(persist);
   last_save_ns = measure::now();
   if (store == nullptr || learner.vectors() == 0) return;
   bool replace = false;

@@ -37,12 +37,12 @@ void save_live_regions() {
 
 }  // namespace
 
-Store* region_store(bool persist) {
+autosched::detail::Store* region_store(bool persist) {
   if (!persist) return nullptr;
   // The session opens the store once for loops and regions alike and owns
   // the one exit handler, which calls save_live_regions before the writer drains.
-  static Store* store = [] {
-    Store* s = session::store();
+  static autosched::detail::Store* store = [] {
+    autosched::detail::Store* s = session::store();
     if (s != nullptr) session::on_finish(save_live_regions);
     return s;
   }();

@@ -30,11 +30,11 @@ class Recorder final : public drive::Observer {
   std::string profiles;  ///< AUTOSCHED_PROFILES: where measured cost profiles go (empty: nowhere)
   LogFiles logs;
 
-  Store* store() {
-    std::call_once(store_once_, [this] { store_.store(Store::instance(), std::memory_order_release); });
+  autosched::detail::Store* store() {
+    std::call_once(store_once_, [this] { store_.store(autosched::detail::Store::instance(), std::memory_order_release); });
     return store_.load(std::memory_order_acquire);
   }
-  [[nodiscard]] Store* store_if_open() const noexcept { return store_.load(std::memory_order_acquire); }
+  [[nodiscard]] autosched::detail::Store* store_if_open() const noexcept { return store_.load(std::memory_order_acquire); }
   /// Anything was or may be written: the writer must be drained at exit.
   [[nodiscard]] bool active() const noexcept {
     return trace != nullptr || store_if_open() != nullptr || logs.used() || !profiles.empty();
@@ -47,7 +47,7 @@ class Recorder final : public drive::Observer {
 
  private:
   std::once_flag store_once_;
-  std::atomic<Store*> store_{nullptr};
+  std::atomic<autosched::detail::Store*> store_{nullptr};
 };
 
 void Recorder::on_instance_closed(const drive::ClosedInstance& closed) noexcept {
@@ -115,7 +115,7 @@ Recorder& recorder() {
     if (auto path = environment::get("AUTOSCHED_PROFILES"); path && !environment::means_no_file(*path)) {
       rec->profiles = *path;
     }
-    DecisionEngine::instance().connect([rec]() -> StateStore* { return rec->store(); }, &rec->logs);
+    autosched::detail::DecisionEngine::instance().connect([rec]() -> StateStore* { return rec->store(); }, &rec->logs);
     drive::attach(*rec);
     std::atexit(finish);
     return rec;
@@ -124,7 +124,7 @@ Recorder& recorder() {
 }
 
 void save_everything(Recorder& rec) {
-  DecisionEngine::instance().save_states();
+  autosched::detail::DecisionEngine::instance().save_states();
   std::vector<void (*)()> finishers;
   {
     std::lock_guard lock(rec.finishers_mutex);
@@ -144,7 +144,7 @@ void finish() {
     if (rec.active()) BackgroundWriter::instance().shutdown();  // else no writer thread to stop
     // Everything is written: close the store, so that its last checkpoint
     // removes the -wal and -shm files instead of leaving them after every run.
-    if (Store* store = rec.store_if_open()) store->database().close();
+    if (autosched::detail::Store* store = rec.store_if_open()) store->database().close();
   } catch (...) {
     // Exit must go on; a failure to write has been reported by the writer.
   }
@@ -157,7 +157,7 @@ void start() {
   (void)recorder();
 }
 
-Store* store() { return recorder().store(); }
+autosched::detail::Store* store() { return recorder().store(); }
 
 void on_finish(void (*save)()) {
   Recorder& rec = recorder();

@@ -25,7 +25,7 @@ void start();
 
 /// The process's store through the session (opened on first call); nullptr
 /// when AUTOSCHED_DB is off or the store is unusable (warned once).
-Store* store();
+autosched::detail::Store* store();
 
 /// Registers `save`, called at exit and by flush() before the writer drains,
 /// so a front-end's state reaches the store with everything else.

@@ -50,7 +50,7 @@ std::string command_line() {
 }
 }  // namespace
 
-Store::Store(const std::string& path, Database::Access access)
+autosched::detail::Store::Store(const std::string& path, Database::Access access)
     : db_(path, access), fingerprint_(system_info().fingerprint), run_(db_.begin_run(fingerprint_, command_line())) {}
 
 namespace {
@@ -60,27 +60,27 @@ void say_read_only(const std::string& path, const std::string& why) {
 }
 }  // namespace
 
-Store* Store::instance() {
-  static Store* store = []() -> Store* {
+autosched::detail::Store* autosched::detail::Store::instance() {
+  static autosched::detail::Store* store = []() -> autosched::detail::Store* {
     const auto path = store_path_from_environment();
     if (!path) return nullptr;
     try {
       // No writer sink for a read-only store: every write would be skipped.
       if (!Database::writable(*path)) {
-        auto* s = new Store(*path, Database::Access::read_only);  // lives as long as the process
+        auto* s = new autosched::detail::Store(*path, Database::Access::read_only);  // lives as long as the process
         say_read_only(*path, "it or its directory cannot be written");
         return s;
       }
       const std::filesystem::path dir = std::filesystem::path(*path).parent_path();
       if (!dir.empty()) std::filesystem::create_directories(dir);
-      Store* s = nullptr;
+      autosched::detail::Store* s = nullptr;
       try {
-        s = new Store(*path, Database::Access::use);  // lives as long as the process: the writer uses it at exit
+        s = new autosched::detail::Store(*path, Database::Access::use);  // lives as long as the process: the writer uses it at exit
       } catch (const Error& e) {
         // Permissions allowed it but the system did not (a read-only mount):
         // SQLite's own code for it, as the database's open reads it.
         if (detail::last_sqlite_failure() != SQLITE_READONLY) throw;
-        auto* ro = new Store(*path, Database::Access::read_only);
+        auto* ro = new autosched::detail::Store(*path, Database::Access::read_only);
         say_read_only(*path, "the file system refused a write");
         return ro;
       }
@@ -95,7 +95,7 @@ Store* Store::instance() {
   return store;
 }
 
-std::optional<std::string> Store::load_state(const PointKey& point, const std::string& selector) {
+std::optional<std::string> autosched::detail::Store::load_state(const PointKey& point, const std::string& selector) {
   if (recording_disabled_by_fork()) return std::nullopt;  // the connection belongs to the parent
   PointKey key = point;
   key.fingerprint = fingerprint_;
@@ -107,13 +107,13 @@ std::optional<std::string> Store::load_state(const PointKey& point, const std::s
   }
 }
 
-void Store::save_state(PointKey point, std::string selector, std::string state) {
+void autosched::detail::Store::save_state(PointKey point, std::string selector, std::string state) {
   point.fingerprint = fingerprint_;
   BackgroundWriter::instance().post_task([this, point = std::move(point), selector = std::move(selector),
                                           state = std::move(state)] { db_.save_state(point, selector, state, run_); });
 }
 
-std::optional<std::string> Store::load_blob(std::string_view kind, std::string_view key) {
+std::optional<std::string> autosched::detail::Store::load_blob(std::string_view kind, std::string_view key) {
   if (recording_disabled_by_fork()) return std::nullopt;  // the connection belongs to the parent
   const BlobKey k{std::string(kind), std::string(key), fingerprint_};
   try {
@@ -124,13 +124,13 @@ std::optional<std::string> Store::load_blob(std::string_view kind, std::string_v
   }
 }
 
-void Store::save_blob(std::string kind, std::string key, std::string bytes) {
+void autosched::detail::Store::save_blob(std::string kind, std::string key, std::string bytes) {
   if (recording_disabled_by_fork()) return;
   BackgroundWriter::instance().post_task([this, key = BlobKey{std::move(kind), std::move(key), fingerprint_},
                                           bytes = std::move(bytes)] { db_.save_blob(key, bytes, run_); });
 }
 
-std::optional<std::string> Store::load_region(RegionKey key) {
+std::optional<std::string> autosched::detail::Store::load_region(RegionKey key) {
   if (recording_disabled_by_fork()) return std::nullopt;
   key.fingerprint = fingerprint_;
   try {
@@ -141,7 +141,7 @@ std::optional<std::string> Store::load_region(RegionKey key) {
   }
 }
 
-void Store::save_region(RegionKey key, std::string model, Database::ComposeState compose) {
+void autosched::detail::Store::save_region(RegionKey key, std::string model, Database::ComposeState compose) {
   if (recording_disabled_by_fork()) return;
   key.fingerprint = fingerprint_;
   BackgroundWriter::instance().post_task(
@@ -150,6 +150,6 @@ void Store::save_region(RegionKey key, std::string model, Database::ComposeState
       });
 }
 
-void Store::write(std::span<const InstanceRow> rows) { db_.insert_history(rows, run_, fingerprint_); }
+void autosched::detail::Store::write(std::span<const InstanceRow> rows) { db_.insert_history(rows, run_, fingerprint_); }
 
 }  // namespace autosched

@@ -28,6 +28,8 @@ namespace autosched {
 /// The store path AUTOSCHED_DB asks for; nullopt when it is off.
 std::optional<std::string> store_path_from_environment();
 
+namespace detail {
+
 class Store final : public RowSink, public StateStore {
  public:
   /// The process's store, opened on first use (and added to the background
@@ -64,5 +66,7 @@ class Store final : public RowSink, public StateStore {
   std::string fingerprint_;
   std::int64_t run_ = 0;
 };
+
+}  // namespace detail
 
 }  // namespace autosched

@@ -88,7 +88,7 @@ TEST(SteadyAutoLoop, AllocatesNothingOnceItHasExplored) {
 // new sweep may make the runtime plan a fallback it has not planned before,
 // which sizes that plan once; that is the runtime's, not the selector's.)
 TEST(SteadyAutoLoop, TheSelectorSweepsAgainWithoutAllocating) {
-  AutoSelector selector(4, AutoConfig{});
+  autosched::detail::AutoSelector selector(4, AutoConfig{});
   auto step = [&](double scale) {
     const Decision d = selector.choose(Context{100000, 2});
     selector.observe(d, Outcome{scale * (1.0 + d.arm), {}, false});  // arm 0 is the best

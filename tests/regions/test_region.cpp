@@ -409,7 +409,7 @@ TEST(RegionPersistence, StoreRoundTripAndDamagedRow) {
   const std::string db = scratch("store.db");
   std::filesystem::remove(db);
   setenv("AUTOSCHED_DB", db.c_str(), 1);
-  if (autosched::Store::instance() == nullptr || autosched::Store::instance()->database().path() != db) {
+  if (autosched::detail::Store::instance() == nullptr || autosched::detail::Store::instance()->database().path() != db) {
     GTEST_SKIP() << "the store was opened by an earlier test in this process (run this test alone)";
   }
   RegionOptions o = oracle_options("dtree,depth=2,explore_after=0");

@@ -82,14 +82,14 @@ TEST(ArmCorrections, AutoRanksWithThePrior) {
   // A profile whose simulated times rank static < gss < fac2 closely: uniform
   // cost with a high dispatch overhead (static has one chunk per worker).
   const CostProfile profile = CostProfile::uniform(4096, 100.0, 2000.0);
-  AutoSelector with(arms, testing::profile_first());
+  autosched::detail::AutoSelector with(arms, testing::profile_first());
   with.use_prior(&prior);
-  AutoSelector without(arms, testing::profile_first());
+  autosched::detail::AutoSelector without(arms, testing::profile_first());
   const Context context{4096, 4, {}};
   Outcome o;
   o.time_ns = 1e6;
   o.profile = &profile;
-  for (AutoSelector* s : {&with, &without}) s->observe(s->choose(context), o);
+  for (autosched::detail::AutoSelector* s : {&with, &without}) s->observe(s->choose(context), o);
   EXPECT_NEAR(with.predicted()[1] / without.predicted()[1], 1.3, 1e-9);
   EXPECT_DOUBLE_EQ(with.predicted()[0], without.predicted()[0]);
 }

@@ -37,7 +37,7 @@ using testing::measured;
 /// percent between its threads, and saves. Returns the arm it ran.
 int one_run(const Portfolio& arms, std::string& state, const std::vector<double>& cost,
             const std::vector<double>& imbalance, long expect_resumed) {
-  AutoSelector s(arms, {});
+  autosched::detail::AutoSelector s(arms, {});
   if (!state.empty()) {
     EXPECT_TRUE(s.load_state(state)) << state;
     EXPECT_EQ(s.resumed_instances(), expect_resumed) << "every earlier run's first instance";
@@ -78,7 +78,7 @@ TEST(AutoOnRealCodes, AOneInstanceLoopIsNeverProfiledAndConvergesAcrossRuns) {
 
 TEST(AutoOnRealCodes, ALoopThatRepeatsProfilesItsSecondInstance) {
   const CostProfile profile = heavy_head();
-  AutoSelector s(four_arms(), {});
+  autosched::detail::AutoSelector s(four_arms(), {});
   const Context context{4096, 4, {}};
   const Decision first = s.choose(context);
   EXPECT_FALSE(first.profile);
@@ -94,7 +94,7 @@ TEST(AutoOnRealCodes, ALoopThatRepeatsProfilesItsSecondInstance) {
   const std::string state = s.save_state();
   EXPECT_EQ(state.rfind("auto5 ", 0), 0u) << state;
   EXPECT_NE(state.find(" once 1 1 1 "), std::string::npos) << state;
-  AutoSelector warm(four_arms(), {});
+  autosched::detail::AutoSelector warm(four_arms(), {});
   EXPECT_TRUE(warm.load_state(state));
   EXPECT_FALSE(warm.load_state(state + " once 1 0 1 9e6 0 0")) << "one once section";
 }
@@ -149,8 +149,8 @@ arm static factor 0.75
 int profiles_after(const Scenario& scenario, int after, bool& unsteady) {
   const SelectorConfig config = parse_selector("auto", "test");
   const Portfolio arms = scenario.portfolio();
-  auto selector = std::make_unique<AutoSelector>(arms, config.automatic);
-  AutoSelector& a = *selector;
+  auto selector = std::make_unique<autosched::detail::AutoSelector>(arms, config.automatic);
+  autosched::detail::AutoSelector& a = *selector;
   const auto cost = scenario_costs(scenario, 1, scenario.steps);
   const Context context{scenario.iterations, scenario.workers, {}};
   int profiles = 0;
@@ -185,7 +185,7 @@ arms auto
 
 /// `instances` instances of a loop whose level keeps rising (+0.2% per
 /// instance, ±1% noise) with one shape throughout: where `s` profiled.
-std::vector<int> run_drifting(AutoSelector& s, int instances) {
+std::vector<int> run_drifting(autosched::detail::AutoSelector& s, int instances) {
   const CostProfile profile = heavy_head();
   const Context context{4096, 4, {}};
   const std::vector<double> base = {9e6, 4e6, 3.5e6, 2e6};
@@ -207,7 +207,7 @@ TEST(AutoOnRealCodes, ALoopThatDriftsSteadilyIsProfiledLessAndLessOften) {
   // change alarm's profile finds the loop it had, so each next alarm needs
   // twice the evidence. Without the back-off an alarm, and a profile, came
   // every few dozen instances to the end.
-  AutoSelector s(four_arms(), {});
+  autosched::detail::AutoSelector s(four_arms(), {});
   const std::vector<int> profiled_at = run_drifting(s, 1200);
   ASSERT_GE(profiled_at.size(), 2u) << "the drift raises alarms at all";
   const auto late = std::count_if(profiled_at.begin(), profiled_at.end(), [](int t) { return t >= 600; });
@@ -222,18 +222,18 @@ TEST(AutoOnRealCodes, TheBackOffADriftTaughtCarriesIntoTheNextRun) {
   // A process that drifts from the start again (the zoom restarts in every
   // run): the warm run starts at the back-off the last one reached instead
   // of paying a profile per alarm to learn it again.
-  AutoSelector cold(four_arms(), {});
+  autosched::detail::AutoSelector cold(four_arms(), {});
   const std::vector<int> cold_profiles = run_drifting(cold, 400);
   const std::string state = cold.save_state();
   ASSERT_NE(state.find(" backoff "), std::string::npos) << state;
-  AutoSelector warm(four_arms(), {});
+  autosched::detail::AutoSelector warm(four_arms(), {});
   ASSERT_TRUE(warm.load_state(state));
   const std::vector<int> warm_profiles = run_drifting(warm, 400);
   ASSERT_GE(cold_profiles.size(), 3u) << "the cold run backed off at all";
   EXPECT_LE(warm_profiles.size() + 2, cold_profiles.size()) << "the warm run re-learns the back-off";
   for (const std::string& bad : {state + " 1", state + " backoff 2", state.substr(0, state.rfind(' ')) + " 99",
                                  state.substr(0, state.rfind(' ')) + " -1", state.substr(0, state.rfind(' '))}) {
-    AutoSelector fresh(four_arms(), {});
+    autosched::detail::AutoSelector fresh(four_arms(), {});
     EXPECT_FALSE(fresh.load_state(bad)) << bad.substr(bad.size() > 40 ? bad.size() - 40 : 0);
   }
 }
@@ -248,7 +248,7 @@ TEST(AutoOnRealCodes, ALoopThatCyclesThroughShapesWithOneBestArmIsProfiledLessAn
   const CostProfile shapes[2] = {heavy_head(), CostProfile::from_blocks(4096, tail, 5)};
   const Context context{4096, 4, {}};
   const std::vector<double> base = {9e6, 4e6, 3.5e6, 2e6};
-  AutoSelector s(four_arms(), {});
+  autosched::detail::AutoSelector s(four_arms(), {});
   std::uint64_t noise = 777;
   int late = 0, all = 0;
   for (int t = 0; t < 1600; ++t) {
@@ -293,7 +293,7 @@ TEST(AutoOnRealCodes, TrialsAfterThePredictionAreSpacedByPatience) {
   // run 4k instances since its ranking; the best measured arm in between.
   const CostProfile profile = heavy_head();
   const Context context{4096, 4, {}};
-  AutoSelector s(four_arms(), testing::profile_first({.warmup = 0, .patience = 4}));
+  autosched::detail::AutoSelector s(four_arms(), testing::profile_first({.warmup = 0, .patience = 4}));
   const Decision first = s.choose(context);
   ASSERT_TRUE(first.profile);
   s.observe(first, measured(5e6, &profile));
@@ -319,17 +319,17 @@ TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {
   SimulationResult r;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     r = simulate(s, parse_selector("auto", "test"), seed);
-    AutoSelector probe(s.portfolio(), {});
+    autosched::detail::AutoSelector probe(s.portfolio(), {});
     if (probe.load_state(r.state) && probe.phased()) break;
   }
   ASSERT_EQ(r.state.rfind("auto5 ", 0), 0u) << r.state;
-  AutoSelector loaded(s.portfolio(), {});
+  autosched::detail::AutoSelector loaded(s.portfolio(), {});
   ASSERT_TRUE(loaded.load_state(r.state));
   EXPECT_TRUE(loaded.phased()) << "none of five seeds archived a phase";
   EXPECT_EQ(loaded.save_state().substr(0, 40), r.state.substr(0, 40));
   for (const std::string& bad : {r.state + " 7", r.state.substr(0, r.state.size() / 2),
                                  std::string("auto5 24 -1") + r.state.substr(std::string("auto5 24 ").size())}) {
-    AutoSelector fresh(s.portfolio(), {});
+    autosched::detail::AutoSelector fresh(s.portfolio(), {});
     EXPECT_FALSE(fresh.load_state(bad)) << bad.substr(0, 60);
   }
 }
@@ -339,7 +339,7 @@ TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighbourAndProfilesInsteadOfTry
   // The second size class profiles once and, the shape being the same,
   // runs the first one's best arm without trials.
   static int runs = 0;
-  DecisionGroup& group = DecisionEngine::instance().group("test:neighbour/" + std::to_string(++runs));
+  DecisionGroup& group = autosched::detail::DecisionEngine::instance().group("test:neighbour/" + std::to_string(++runs));
   const SelectorConfig config = parse_selector("auto", "test");
   const std::vector<double> shares(64, 1.0);
   auto profile_of = [&](std::int64_t n) {
@@ -375,7 +375,7 @@ TEST(AutoOnRealCodes, ALoopThatShrinksEveryStepCarriesItsTrialsAcrossSizeClasses
   // seven classes most instances run one arm (starting over in every class,
   // 7 of 21 did; each arm index costs 1% more, so the lowest tried wins).
   static int runs = 0;
-  DecisionGroup& group = DecisionEngine::instance().group("test:shrinking/" + std::to_string(++runs));
+  DecisionGroup& group = autosched::detail::DecisionEngine::instance().group("test:shrinking/" + std::to_string(++runs));
   const SelectorConfig config = parse_selector("auto,patience=0", "test");
   int profiles = 0, firsts = 0, ran_arms = 0;
   std::map<int, int> runs_of;  // arm → instances, profiles aside

@@ -31,7 +31,7 @@ using testing::measured;
 using testing::profile_first;
 
 TEST(AutoPrediction, ProfilesFirstThenRunsThePlantedBestArm) {
-  AutoSelector s(four_arms(), profile_first());
+  autosched::detail::AutoSelector s(four_arms(), profile_first());
   const Context context{4096, 4, {}};
   const Decision first = s.choose(context);
   EXPECT_TRUE(first.profile);
@@ -63,7 +63,7 @@ CostProfile cold_heavy_head() {
 
 /// Profiles with `cold`, then runs the first trial at `ratio` × its
 /// prediction; returns that trial's arm.
-int first_trial(AutoSelector& s, const CostProfile& cold, double ratio) {
+int first_trial(autosched::detail::AutoSelector& s, const CostProfile& cold, double ratio) {
   const Context context{4096, 4, {}};
   s.observe(s.choose(context), measured(1e6, &cold));
   const Decision trial = s.choose(context);
@@ -78,7 +78,7 @@ TEST(AutoPrediction, AFirstTrialFarBelowItsPredictionProfilesAgain) {
   const std::vector<double> cold_ranking = predict_arms_robust(four_arms(), cold, 4, 0.05);
   ASSERT_NE(std::min_element(cold_ranking.begin(), cold_ranking.end()) - cold_ranking.begin(), 3)
       << "the test needs a cold profile that ranks another arm before ss:16";
-  AutoSelector s(four_arms(), profile_first());
+  autosched::detail::AutoSelector s(four_arms(), profile_first());
   const int tried = first_trial(s, cold, 0.1);
   EXPECT_NE(tried, 3);
   const Context context{4096, 4, {}};
@@ -97,7 +97,7 @@ TEST(AutoPrediction, AFirstTrialFarBelowItsPredictionProfilesAgain) {
 }
 
 TEST(AutoPrediction, AFirstTrialNearItsPredictionKeepsTheRanking) {
-  AutoSelector s(four_arms(), profile_first({.patience = 0}));  // trials back to back
+  autosched::detail::AutoSelector s(four_arms(), profile_first({.patience = 0}));  // trials back to back
   const std::vector<int> shortlist_before = [&] {
     const int tried = first_trial(s, heavy_head(), 0.8);
     EXPECT_EQ(tried, 3);
@@ -112,7 +112,7 @@ TEST(AutoPrediction, AFirstTrialNearItsPredictionKeepsTheRanking) {
 TEST(AutoPrediction, ReprofileZeroNeverProfilesAgain) {
   AutoConfig config;
   config.reprofile = 0;
-  AutoSelector s(four_arms(), profile_first(config));
+  autosched::detail::AutoSelector s(four_arms(), profile_first(config));
   (void)first_trial(s, cold_heavy_head(), 0.01);
   EXPECT_FALSE(s.choose(Context{4096, 4, {}}).profile);
 }
@@ -121,7 +121,7 @@ TEST(AutoPrediction, ArmsFarFromTheBestPredictionAreNeverRunBlind) {
   // Outcomes are the simulated times: arms outside the shortlist never run.
   const Portfolio arms = four_arms();
   const CostProfile profile = heavy_head();
-  AutoSelector s(arms, profile_first());
+  autosched::detail::AutoSelector s(arms, profile_first());
   const Context context{4096, 4, {}};
   std::vector<int> runs(arms.size(), 0);
   int exploring = 0;
@@ -149,7 +149,7 @@ TEST(AutoPrediction, ArmsFarFromTheBestPredictionAreNeverRunBlind) {
 
 /// Runs the profile and the shortlist's trials, each trial measuring
 /// `ratio(k)` × its prediction; returns the next choice.
-Decision after_trials(AutoSelector& s, const CostProfile& profile, double first_ratio, double second_ratio) {
+Decision after_trials(autosched::detail::AutoSelector& s, const CostProfile& profile, double first_ratio, double second_ratio) {
   const Context context{4096, 4, {}};
   s.observe(s.choose(context), measured(1e6, &profile));
   for (std::size_t k = 0; k < s.shortlist().size(); ++k) {
@@ -165,7 +165,7 @@ Decision after_trials(AutoSelector& s, const CostProfile& profile, double first_
 /// come from profile_at(t) and level_at(t). Returns the arms run, -1 for a
 /// profiling instance, and counts the explored instances from `from` on.
 template <class Profile, class Level>
-std::vector<int> drive_loop(AutoSelector& s, const Portfolio& arms, int steps, Profile profile_at, Level level_at,
+std::vector<int> drive_loop(autosched::detail::AutoSelector& s, const Portfolio& arms, int steps, Profile profile_at, Level level_at,
                             int from, int& explored_after) {
   std::vector<int> ran;
   explored_after = 0;
@@ -191,7 +191,7 @@ TEST(AutoPrediction, AChangeOfTheProcessesLevelIsProfiledOnceAndTriesNothing) {
   // best arm runs on; nothing is tried again.
   const Portfolio arms = four_arms();
   const CostProfile profile = heavy_head();
-  AutoSelector s(arms, profile_first());
+  autosched::detail::AutoSelector s(arms, profile_first());
   int explored = 0;
   const std::vector<int> ran = drive_loop(
       s, arms, 200, [&](int) -> const CostProfile& { return profile; },
@@ -209,7 +209,7 @@ TEST(AutoPrediction, AChangeOfTheLoopsShapeRanksAndTriesAgain) {
   const Portfolio arms = four_arms();
   const CostProfile head = heavy_head();
   const CostProfile flat = CostProfile::uniform(4096, 2000.0, 5);
-  AutoSelector s(arms, profile_first());
+  autosched::detail::AutoSelector s(arms, profile_first());
   int explored = 0;
   const std::vector<int> ran = drive_loop(
       s, arms, 200, [&](int t) -> const CostProfile& { return t < 100 ? head : flat; }, [](int) { return 1.0; }, 100,
@@ -228,7 +228,7 @@ TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
   const CostProfile profile = heavy_head();
   {
     // The simulator was right: nothing beyond the shortlist runs.
-    AutoSelector s(arms, profile_first({.patience = 0}));  // trials back to back
+    autosched::detail::AutoSelector s(arms, profile_first({.patience = 0}));  // trials back to back
     const Decision next = after_trials(s, profile, 1.0, 1.0);
     const auto& list = s.shortlist();
     EXPECT_NE(std::find(list.begin(), list.end(), next.arm), list.end());
@@ -236,7 +236,7 @@ TEST(AutoPrediction, AnUntriedArmRunsOnlyWhenTheSimulatorsErrorsDifferWidely) {
   {
     // The two trials measured 1× and 1000× their predictions: the simulator's
     // errors on this loop are so unlike that the next prediction may win.
-    AutoSelector s(arms, profile_first({.patience = 0}));
+    autosched::detail::AutoSelector s(arms, profile_first({.patience = 0}));
     const Decision next = after_trials(s, profile, 1.0, 1000.0);
     const auto& list = s.shortlist();
     EXPECT_EQ(std::find(list.begin(), list.end(), next.arm), list.end()) << next.arm;
@@ -277,7 +277,7 @@ TEST(AutoPrediction, OnABalancedLoopStaticIsNotTriedFirst) {
   const CostProfile flat = CostProfile::uniform(4096, 1000.0, 5.0, 64);
   const Context context{4096, 2, {}};
   for (const double jitter : {0.0, 0.05}) {
-    AutoSelector s(arms, profile_first({.jitter = jitter}));
+    autosched::detail::AutoSelector s(arms, profile_first({.jitter = jitter}));
     const Decision first = s.choose(context);
     ASSERT_TRUE(first.profile);
     s.observe(first, measured(2.1e6, &flat));
@@ -315,7 +315,7 @@ TEST(AutoPrediction, ATriedArmCloseToTheBestGetsASecondLook) {
   // so the slower one runs once more before sampling starts; at 1.5×
   // (beyond twice the trial margin) it does not.
   for (const double second : {1.10, 1.50}) {
-    AutoSelector s({arm("static"), arm("fac2"), arm("fsc:16"), arm("ss:16")}, profile_first({.max_trials = 2, .patience = 0}));
+    autosched::detail::AutoSelector s({arm("static"), arm("fac2"), arm("fsc:16"), arm("ss:16")}, profile_first({.max_trials = 2, .patience = 0}));
     const CostProfile profile = heavy_head();
     const Context context{4096, 4, {}};
     s.observe(s.choose(context), measured(1e6, &profile));
@@ -343,20 +343,20 @@ TEST(AutoPrediction, TheShortlistTriesOneArmPerTechniqueFirst) {
   const CostProfile profile = heavy_head();
   AutoConfig two;
   two.max_trials = 2;
-  AutoSelector s(arms, profile_first(two));
+  autosched::detail::AutoSelector s(arms, profile_first(two));
   s.observe(s.choose({4096, 4, {}}), measured(1e6, &profile));
   EXPECT_EQ(s.shortlist(), (std::vector<int>{2, 3}));
   // With trials left over (four by default) the other variant within the
   // margin gets one, after the arms it ranks behind; static, far outside the
   // margin, does not.
-  AutoSelector t(arms, profile_first());
+  autosched::detail::AutoSelector t(arms, profile_first());
   t.observe(t.choose({4096, 4, {}}), measured(1e6, &profile));
   EXPECT_EQ(t.shortlist(), (std::vector<int>{2, 3, 1}));
 }
 
 TEST(AutoPrediction, WithoutAProfileItSweeps) {
   // A front-end that cannot profile returns no profile: every arm is tried.
-  AutoSelector s(four_arms(), profile_first());
+  autosched::detail::AutoSelector s(four_arms(), profile_first());
   const Context context{4096, 4, {}};
   const Decision first = s.choose(context);
   ASSERT_TRUE(first.profile);
@@ -372,7 +372,7 @@ TEST(AutoPrediction, WithoutAProfileItSweeps) {
 }
 
 TEST(AutoPrediction, TooSmallALoopIsNotProfiledAndRunsStatic) {
-  AutoSelector s(four_arms(), profile_first());
+  autosched::detail::AutoSelector s(four_arms(), profile_first());
   const Context tiny{3, 4, {}};
   for (int i = 0; i < 10; ++i) {
     const Decision d = s.choose(tiny);
@@ -451,7 +451,7 @@ std::string stored_state(const CostProfile& profile, const std::vector<std::pair
 }
 
 /// Runs the stored best for the warm-up and the `verify` instances at `ns`.
-void verify_at(AutoSelector& s, const Context& context, int stored_best, double ns) {
+void verify_at(autosched::detail::AutoSelector& s, const Context& context, int stored_best, double ns) {
   for (int k = 0; k < 4; ++k) {
     const Decision d = s.choose(context);
     EXPECT_EQ(d.arm, stored_best);
@@ -469,7 +469,7 @@ TEST(AutoPrediction, WarmStartMovesTheStoredSamplesToThisProcesssLevel) {
   // ahead) and the three instances join the best's samples.
   const CostProfile profile = heavy_head();
   const double t = 1e6;
-  AutoSelector warm(four_arms(), profile_first());
+  autosched::detail::AutoSelector warm(four_arms(), profile_first());
   ASSERT_TRUE(warm.load_state(stored_state(profile, {{0, 0}, {0, 0}, {3, 1.02 * t}, {50, t}})));
   const Context context{4096, 4, {}};
   verify_at(warm, context, 3, 1.2 * t);
@@ -504,7 +504,7 @@ TEST(AutoPrediction, WarmStartWhoseStoredBestIsNowPredictedPoorlyRanksAgain) {
   // Static stored as the best, at another level now, and far from the best
   // prediction on this profile: not the stored loop, whatever its samples.
   const CostProfile profile = heavy_head();
-  AutoSelector warm(four_arms(), profile_first());
+  autosched::detail::AutoSelector warm(four_arms(), profile_first());
   ASSERT_TRUE(warm.load_state(stored_state(profile, {{20, 1e6}, {0, 0}, {0, 0}, {0, 0}})));
   const Context context{4096, 4, {}};
   verify_at(warm, context, 0, 2e6);

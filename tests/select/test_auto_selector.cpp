@@ -32,7 +32,7 @@ Outcome took(double ns) {
   return o;
 }
 
-std::vector<int> drive(AutoSelector& s, const Loop& loop, int steps, double* total_ms = nullptr) {
+std::vector<int> drive(autosched::detail::AutoSelector& s, const Loop& loop, int steps, double* total_ms = nullptr) {
   std::vector<int> arms;
   for (int k = 0; k < steps; ++k) {
     const Decision d = s.choose({});
@@ -48,18 +48,18 @@ std::vector<int> drive(AutoSelector& s, const Loop& loop, int steps, double* tot
 // twice; then every other arm once, then the first again (its first trial
 // may have been cold).
 TEST(AutoSelector, SweepsEveryArmOnceAfterTheWarmUp) {
-  AutoSelector s(5, AutoConfig{});
+  autosched::detail::AutoSelector s(5, AutoConfig{});
   const auto arms = drive(s, {{14, 11, 12, 13, 10}}, 7);
   EXPECT_EQ(arms, (std::vector<int>{0, 0, 1, 2, 3, 4, 0}));
   EXPECT_FALSE(s.sweeping());
-  AutoSelector no_warmup(5, AutoConfig{.warmup = 0});
+  autosched::detail::AutoSelector no_warmup(5, AutoConfig{.warmup = 0});
   EXPECT_EQ(drive(no_warmup, {{14, 11, 12, 13, 10}}, 6), (std::vector<int>{0, 1, 2, 3, 4, 0}));
 }
 
 // Two cold instances (thread creation, then page faults) hit the first arm,
 // the best one: the re-check after the sweep brings it back.
 TEST(AutoSelector, TheFirstArmIsCheckedAgainAfterTheSweep) {
-  AutoSelector s(3, AutoConfig{});
+  autosched::detail::AutoSelector s(3, AutoConfig{});
   const Loop loop{{10, 12, 13}};
   for (int k = 0; k < 2; ++k) {
     const Decision d = s.choose({});
@@ -74,7 +74,7 @@ TEST(AutoSelector, TheFirstArmIsCheckedAgainAfterTheSweep) {
 // A cold first instance (thread creation, page faults: 100× the steady
 // cost) does not make the best arm look bad.
 TEST(AutoSelector, IgnoresTheColdFirstInstance) {
-  AutoSelector s(3, AutoConfig{});
+  autosched::detail::AutoSelector s(3, AutoConfig{});
   const Decision cold = s.choose({});
   ASSERT_EQ(cold.arm, 0);
   s.observe(cold, took(1000e6));
@@ -86,9 +86,9 @@ TEST(AutoSelector, IgnoresTheColdFirstInstance) {
 // One preempted instance (50× its cost) moves an arm's estimate by at most
 // clip × its mean, so the best arm stays best.
 TEST(AutoSelector, ClipsAnOutlierInsteadOfAbandoningTheBestArm) {
-  AutoSelector clipped(2, AutoConfig{});
-  AutoSelector unclipped(2, AutoConfig{.clip = 0});
-  for (AutoSelector* x : {&clipped, &unclipped}) {
+  autosched::detail::AutoSelector clipped(2, AutoConfig{});
+  autosched::detail::AutoSelector unclipped(2, AutoConfig{.clip = 0});
+  for (autosched::detail::AutoSelector* x : {&clipped, &unclipped}) {
     drive(*x, {{10, 12}}, 30);
     ASSERT_EQ(x->best_arm(), 0);
     x->observe(Decision{0}, took(500e6));
@@ -99,7 +99,7 @@ TEST(AutoSelector, ClipsAnOutlierInsteadOfAbandoningTheBestArm) {
 
 // A catastrophic arm's trial is cut at guard × best and the arm retired.
 TEST(AutoSelector, GuardCutsACatastrophicTrialAndRetiresTheArm) {
-  AutoSelector s(3, AutoConfig{});
+  autosched::detail::AutoSelector s(3, AutoConfig{});
   double total = 0;
   const auto arms = drive(s, {{10, 1000, 11}}, 100, &total);
   EXPECT_TRUE(s.retired(1));
@@ -109,7 +109,7 @@ TEST(AutoSelector, GuardCutsACatastrophicTrialAndRetiresTheArm) {
 }
 
 TEST(AutoSelector, ConvergesOnAPlantedOptimum) {
-  AutoSelector s(6, AutoConfig{});
+  autosched::detail::AutoSelector s(6, AutoConfig{});
   const auto arms = drive(s, {{13, 12, 10, 11, 12.5, 14}}, 300);
   const auto late = std::count(arms.begin() + 100, arms.end(), 2);
   EXPECT_GE(late, 195);  // at least 97.5% of the last 200 on the best arm
@@ -118,7 +118,7 @@ TEST(AutoSelector, ConvergesOnAPlantedOptimum) {
 
 // The best arm slows down: the change is detected and the selector moves.
 TEST(AutoSelector, DetectsAChangeAndMovesToTheNewBest) {
-  AutoSelector s(4, AutoConfig{});
+  autosched::detail::AutoSelector s(4, AutoConfig{});
   drive(s, {{10, 12, 13, 14}}, 100);
   ASSERT_EQ(s.best_arm(), 0);
   const auto arms = drive(s, {{20, 12, 13, 14}}, 100);
@@ -129,31 +129,31 @@ TEST(AutoSelector, DetectsAChangeAndMovesToTheNewBest) {
 
 // A second run resumes from the first's state: no sweep, best arm at once.
 TEST(AutoSelector, WarmStartSkipsTheSweep) {
-  AutoSelector first(5, AutoConfig{});
+  autosched::detail::AutoSelector first(5, AutoConfig{});
   drive(first, {{13, 12, 10, 11, 14}}, 80);
   const std::string state = first.save_state();
   ASSERT_FALSE(state.empty());
-  AutoSelector second(5, AutoConfig{});
+  autosched::detail::AutoSelector second(5, AutoConfig{});
   ASSERT_TRUE(second.load_state(state));
   EXPECT_FALSE(second.sweeping());
   const Decision d = second.choose({});
   EXPECT_EQ(d.arm, 2);
   EXPECT_FALSE(d.exploring);
-  AutoSelector other(6, AutoConfig{});
+  autosched::detail::AutoSelector other(6, AutoConfig{});
   EXPECT_FALSE(other.load_state(state));  // other portfolio size
-  AutoSelector fresh(5, AutoConfig{});
+  autosched::detail::AutoSelector fresh(5, AutoConfig{});
   EXPECT_TRUE(fresh.save_state().empty());  // nothing settled yet
 }
 
 // A run that ended in the middle of its sweep still leaves what it measured;
 // the next run exploits the best of it and sweeps only the arms not reached.
 TEST(AutoSelector, WarmStartFinishesAnUnfinishedSweep) {
-  AutoSelector first(5, AutoConfig{});
+  autosched::detail::AutoSelector first(5, AutoConfig{});
   drive(first, {{14, 11, 10, 13, 12}}, 4);  // warm-up, arms 0, 1, 2
   ASSERT_TRUE(first.sweeping());
   const std::string state = first.save_state();
   ASSERT_FALSE(state.empty());
-  AutoSelector second(5, AutoConfig{});
+  autosched::detail::AutoSelector second(5, AutoConfig{});
   ASSERT_TRUE(second.load_state(state));
   const auto arms = drive(second, {{14, 11, 10, 13, 12}}, 3);
   EXPECT_EQ(arms, (std::vector<int>{2, 3, 4}));  // the best so far, then the arms not reached
@@ -162,7 +162,7 @@ TEST(AutoSelector, WarmStartFinishesAnUnfinishedSweep) {
 // An arm whose first real trial was inflated 100× (still cold) is not written
 // off: one sample far below its mean replaces the inflated ones.
 TEST(AutoSelector, ASampleFarBelowTheMeanReplacesInflatedOnes) {
-  AutoSelector s(2, AutoConfig{.warmup = 0});
+  autosched::detail::AutoSelector s(2, AutoConfig{.warmup = 0});
   s.observe(s.choose({}), took(1000e6));  // arm 0, cold
   s.observe(s.choose({}), took(20e6));    // arm 1
   ASSERT_EQ(s.best_arm(), 1);
@@ -176,7 +176,7 @@ TEST(AutoSelector, ASampleFarBelowTheMeanReplacesInflatedOnes) {
 // improves by sampling), then the new best slows down: the change test has
 // moved to it and catches the slowdown.
 TEST(AutoSelector, TheChangeTestFollowsTheBestArm) {
-  AutoSelector s(2, AutoConfig{});
+  autosched::detail::AutoSelector s(2, AutoConfig{});
   drive(s, {{100, 104}}, 100);  // arm 0 is best and settles: the test watches it
   ASSERT_EQ(s.best_arm(), 0);
   drive(s, {{100, 60}}, 300);  // sampling finds arm 1 faster now; arm 0 did not change
@@ -191,14 +191,14 @@ TEST(AutoSelector, TheChangeTestFollowsTheBestArm) {
 
 // A state that no run could have written is refused, not loaded.
 TEST(AutoSelector, RefusesImpossibleStates) {
-  AutoSelector s(2, AutoConfig{});
+  autosched::detail::AutoSelector s(2, AutoConfig{});
   EXPECT_TRUE(s.load_state("auto3 2 5 10 1 0 5 12 1 0"));
   for (const char* bad : {"auto3 2 5 10 -1 0 5 12 1 0", "auto3 2 -5 10 1 0 5 12 1 0", "auto3 2 5 nan 1 0 5 12 1 0",
                           "auto3 2 5 0 1 0 5 12 1 0", "auto3 2 5 10 1 0 5 12 1 0 extra", "auto3 2 5 10 1 0",
                           "auto3 2 0 3 0 0 0 0 0 0", "auto2 2 5 10 1 0 5 12 1 0",
                           // counts no run reaches: the next sample would overflow near 2^63
                           "auto3 2 9223372036854775000 10 1 0 5 12 1 0", "auto3 2 281474976710657 10 1 0 5 12 1 0"}) {
-    AutoSelector fresh(2, AutoConfig{});
+    autosched::detail::AutoSelector fresh(2, AutoConfig{});
     EXPECT_FALSE(fresh.load_state(bad)) << bad;
     EXPECT_TRUE(fresh.sweeping()) << bad;
   }
@@ -207,9 +207,9 @@ TEST(AutoSelector, RefusesImpossibleStates) {
 // A second run that is uniformly slower (a busier node) keeps exploiting; a
 // change within that run is still detected.
 TEST(AutoSelector, WarmStartJudgesChangesAgainstThisRun) {
-  AutoSelector first(3, AutoConfig{});
+  autosched::detail::AutoSelector first(3, AutoConfig{});
   drive(first, {{10, 13, 14}}, 80);
-  AutoSelector second(3, AutoConfig{});
+  autosched::detail::AutoSelector second(3, AutoConfig{});
   ASSERT_TRUE(second.load_state(first.save_state()));
   const auto arms = drive(second, {{15, 19.5, 21}}, 60);
   EXPECT_EQ(second.changes_detected(), 0);
@@ -222,12 +222,12 @@ TEST(AutoSelector, WarmStartJudgesChangesAgainstThisRun) {
 // Even among near-tied arms, where sampling often picks a rival, the first
 // instance after a warm start runs the stored best arm.
 TEST(AutoSelector, WarmStartExploitsAtTheFirstInstance) {
-  AutoSelector first(4, AutoConfig{});
+  autosched::detail::AutoSelector first(4, AutoConfig{});
   drive(first, {{10.0, 10.1, 10.2, 10.15}}, 60);
   const int best = first.best_arm();
   const std::string state = first.save_state();
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    AutoSelector second(4, AutoConfig{.seed = seed});
+    autosched::detail::AutoSelector second(4, AutoConfig{.seed = seed});
     ASSERT_TRUE(second.load_state(state));
     const Decision d = second.choose({});
     EXPECT_EQ(d.arm, best) << "seed " << seed;
@@ -242,7 +242,7 @@ struct NoisyRun {
   int switches = 0, on_arm = 0;
 };
 NoisyRun noisy_run(AutoConfig config, const std::vector<double>& ms, int arm) {
-  AutoSelector s(static_cast<int>(ms.size()), config);
+  autosched::detail::AutoSelector s(static_cast<int>(ms.size()), config);
   SplitMix64 noise(42);
   NoisyRun r;
   int last = -1;

@@ -25,7 +25,7 @@ std::string as_state(const std::vector<RunningStats>& arms) {
   return out;
 }
 
-std::vector<int> drive(AutoSelector& s, const std::vector<double>& ms, int steps) {
+std::vector<int> drive(autosched::detail::AutoSelector& s, const std::vector<double>& ms, int steps) {
   std::vector<int> arms;
   for (int k = 0; k < steps; ++k) {
     const Decision d = s.choose({});
@@ -42,8 +42,8 @@ TEST(AutoSelectorSeed, IsTheWarmStartOfTheSameStatistics) {
   for (double t : {12e6, 12.5e6, 11.8e6}) known[0].add(t);
   for (double t : {10e6, 10.4e6}) known[1].add(t);
   known[3].add(15e6);  // arm 2 has no samples: it is swept
-  AutoSelector seeded(4, AutoConfig{.warmup = 0, .seed = 9});
-  AutoSelector loaded(4, AutoConfig{.warmup = 0, .seed = 9});
+  autosched::detail::AutoSelector seeded(4, AutoConfig{.warmup = 0, .seed = 9});
+  autosched::detail::AutoSelector loaded(4, AutoConfig{.warmup = 0, .seed = 9});
   ASSERT_TRUE(seeded.seed(known));
   ASSERT_TRUE(loaded.load_state(as_state(known)));
   EXPECT_EQ(seeded.save_state(), loaded.save_state());
@@ -59,7 +59,7 @@ TEST(AutoSelectorSeed, IsTheWarmStartOfTheSameStatistics) {
 }
 
 TEST(AutoSelectorSeed, RefusesWhatNoRunProducesAndChangesNothing) {
-  AutoSelector s(3, AutoConfig{.warmup = 0});
+  autosched::detail::AutoSelector s(3, AutoConfig{.warmup = 0});
   std::vector<RunningStats> none(3);
   EXPECT_FALSE(s.seed(none));                          // no arm has samples
   EXPECT_FALSE(s.seed(std::vector<RunningStats>(2)));  // other arms

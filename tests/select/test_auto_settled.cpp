@@ -53,7 +53,7 @@ struct Step {
 /// Runs `s` for `steps` instances: the loop's shape changes at step 400
 /// (another head), the process runs 30% slower from 700 on; trials over
 /// their budget are cut short as the runtime does.
-std::vector<Step> drive(AutoSelector& s, const Portfolio& arms, int steps) {
+std::vector<Step> drive(autosched::detail::AutoSelector& s, const Portfolio& arms, int steps) {
   const CostProfile before = head_of(8), after = head_of(40);
   std::vector<Step> trace;
   for (int t = 0; t < steps; ++t) {
@@ -79,7 +79,7 @@ std::vector<Step> drive(AutoSelector& s, const Portfolio& arms, int steps) {
   return trace;
 }
 
-void expect_same_decisions(AutoSelector& shortcut, AutoSelector& full, const Portfolio& arms, int steps) {
+void expect_same_decisions(autosched::detail::AutoSelector& shortcut, autosched::detail::AutoSelector& full, const Portfolio& arms, int steps) {
   const std::vector<Step> a = drive(shortcut, arms, steps), b = drive(full, arms, steps);
   int settled = 0;
   for (int t = 0; t < steps; ++t) {
@@ -123,18 +123,18 @@ void expect_same_state(const std::string& x, const std::string& y) {
 
 TEST(AutoSettledPath, DecidesAndLearnsAsTheFullPath) {
   const Portfolio arms{arm("static"), arm("gss"), arm("fac2"), arm("ss:16"), arm("ss:64"), arm("fac2:8")};
-  AutoSelector shortcut(arms, AutoConfig{});
-  AutoSelector full(arms, AutoConfig{.settled_path = false});
+  autosched::detail::AutoSelector shortcut(arms, AutoConfig{});
+  autosched::detail::AutoSelector full(arms, AutoConfig{.settled_path = false});
   expect_same_decisions(shortcut, full, arms, 1000);
   expect_same_state(shortcut.save_state(), full.save_state());
 }
 
 TEST(AutoSettledPath, AWarmStartedSelectorSettlesAsTheFullPath) {
   const Portfolio arms{arm("static"), arm("gss"), arm("fac2"), arm("ss:16")};
-  AutoSelector teacher(arms, AutoConfig{});
+  autosched::detail::AutoSelector teacher(arms, AutoConfig{});
   drive(teacher, arms, 300);
-  AutoSelector shortcut(arms, AutoConfig{.seed = 7});
-  AutoSelector full(arms, AutoConfig{.seed = 7, .settled_path = false});
+  autosched::detail::AutoSelector shortcut(arms, AutoConfig{.seed = 7});
+  autosched::detail::AutoSelector full(arms, AutoConfig{.seed = 7, .settled_path = false});
   ASSERT_TRUE(shortcut.load_state(teacher.save_state()));
   ASSERT_TRUE(full.load_state(teacher.save_state()));
   expect_same_decisions(shortcut, full, arms, 1000);
@@ -145,8 +145,8 @@ TEST(AutoSettledPath, ArmsKnownOnlyByIndexSettleAsTheFullPath) {
   // A tunable region's arms: no profile, a sweep, then the draw; the loop
   // becomes 40% slower on its best arm at step 300 (a change).
   const std::vector<double> ms{12, 10, 10.2, 11, 30, 10.1};
-  AutoSelector shortcut(6, AutoConfig{});
-  AutoSelector full(6, AutoConfig{.settled_path = false});
+  autosched::detail::AutoSelector shortcut(6, AutoConfig{});
+  autosched::detail::AutoSelector full(6, AutoConfig{.settled_path = false});
   int settled = 0;
   for (int t = 0; t < 800; ++t) {
     settled += shortcut.settled() ? 1 : 0;

@@ -32,7 +32,7 @@ double scripted_ms(int arm) { return 10.0 + (arm * 7) % 5; }
 // that --gtest_repeat starts from untrained points.
 DecisionGroup& fresh_group(const std::string& name) {
   static int runs = 0;
-  return DecisionEngine::instance().group("test:ahead/" + name + "/" + std::to_string(++runs));
+  return autosched::detail::DecisionEngine::instance().group("test:ahead/" + name + "/" + std::to_string(++runs));
 }
 
 TEST(DecisionEngine, AnRlAgentDecidesAheadAndChoosesWhatItWouldHaveChosenLater) {
@@ -134,7 +134,7 @@ TEST(DecisionEngine, AutoDecidesAtTheStartUntilItSettlesThenAhead) {
   for (int k = 0; k < 300; ++k) {
     const Ticket t = group.decide(config, n, p);
     ASSERT_TRUE(t.owns);
-    const auto& selector = dynamic_cast<const AutoSelector&>(t.slot->point->selector());
+    const auto& selector = dynamic_cast<const autosched::detail::AutoSelector&>(t.slot->point->selector());
     group.complete(t, loop.outcome_of(t.decision, k));
     EXPECT_EQ(t.slot->ahead.left() > 0, selector.settled()) << "instance " << k;
     ahead += t.slot->ahead.left() > 0 ? 1 : 0;

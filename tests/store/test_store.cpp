@@ -18,9 +18,9 @@ using testing::TempDir;
 
 // Store::instance() is opened once per process, from AUTOSCHED_DB; ctest runs
 // each test in a process of its own.
-Store* open_store(const std::string& path) {
+autosched::detail::Store* open_store(const std::string& path) {
   setenv("AUTOSCHED_DB", path.c_str(), 1);
-  Store* store = Store::instance();
+  autosched::detail::Store* store = autosched::detail::Store::instance();
   return store != nullptr && store->database().path() == path ? store : nullptr;
 }
 
@@ -46,7 +46,7 @@ TEST(Store, ATildeInTheStorePathMeansHome) {
 
 TEST(Store, SavesBlobsThroughTheWriterAndLoadsThemForThisSystem) {
   TempDir dir;
-  Store* store = open_store(dir.file("s.db"));
+  autosched::detail::Store* store = open_store(dir.file("s.db"));
   if (store == nullptr) GTEST_SKIP() << "the store was opened by an earlier test in this process (run this test alone)";
   StateStore& states = *store;
   EXPECT_FALSE(states.load_blob("pinning", "solver"));
@@ -67,7 +67,7 @@ TEST(Store, SavesBlobsThroughTheWriterAndLoadsThemForThisSystem) {
 
 TEST(Store, SavesSelectorStatesThroughTheWriter) {
   TempDir dir;
-  Store* store = open_store(dir.file("s.db"));
+  autosched::detail::Store* store = open_store(dir.file("s.db"));
   if (store == nullptr) GTEST_SKIP() << "the store was opened by an earlier test in this process (run this test alone)";
   StateStore& states = *store;
   const PointKey key{"L#10/2", "L", 10, 2, "", "static,ss"};  // the store fills in the fingerprint

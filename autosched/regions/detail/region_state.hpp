@@ -16,11 +16,9 @@
 #include <string>
 #include <vector>
 
-namespace autosched {
-class Store;
-}
-
 namespace autosched::detail {
+
+class Store;  // store/store.hpp
 
 class RegionState {
  public:
@@ -60,7 +58,7 @@ std::string not_finite(const RegionState& s, std::size_t feature, double value);
 /// The store regions with `persist` save to; null when the store is off or
 /// `persist` is false. The first call that finds one registers the exit
 /// handler that saves every live region.
-Store* region_store(bool persist);
+autosched::detail::Store* region_store(bool persist);
 
 /// Adds a constructed region to the live ones (warning when its id is taken)
 /// and removes it again.

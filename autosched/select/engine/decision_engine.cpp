@@ -37,7 +37,7 @@ DecisionSlot& DecisionGroup::slot_for(const SelectorConfig& config, std::int64_t
       fnv1a64(identity_) ^ static_cast<std::uint64_t>(bucket) << 32 ^ static_cast<std::uint64_t>(p);
   std::string point_name = name_of(bucket, p);
   auto selector = make_selector(config, arms, seed, engine_.logs(), point_name);
-  if (auto* automatic = dynamic_cast<AutoSelector*>(selector.get())) automatic->use_prior(engine_.corrections());
+  if (auto* automatic = dynamic_cast<autosched::detail::AutoSelector*>(selector.get())) automatic->use_prior(engine_.corrections());
   slot->point = std::make_unique<DecisionPoint>(std::move(point_name), std::move(arms), std::move(selector));
   // Warm start: resume from what an earlier run of this program learned here.
   bool resumed = false;
@@ -174,18 +174,18 @@ void DecisionGroup::save_states() const {
 
 // ---------------------------------------------------------------- DecisionEngine
 
-DecisionEngine& DecisionEngine::instance() {
-  static auto* engine = new DecisionEngine;  // never destroyed: loops may run during static destruction
+autosched::detail::DecisionEngine& autosched::detail::DecisionEngine::instance() {
+  static auto* engine = new autosched::detail::DecisionEngine;  // never destroyed: loops may run during static destruction
   return *engine;
 }
 
-void DecisionEngine::connect(StoreSource store, SelectorLog* logs) {
+void autosched::detail::DecisionEngine::connect(StoreSource store, SelectorLog* logs) {
   std::lock_guard lock(connect_mutex_);
   store_source_ = std::move(store);
   logs_ = logs;
 }
 
-StateStore* DecisionEngine::store() {
+StateStore* autosched::detail::DecisionEngine::store() {
   std::call_once(store_once_, [this] {
     std::lock_guard lock(connect_mutex_);
     if (store_source_) store_ = store_source_();
@@ -193,7 +193,7 @@ StateStore* DecisionEngine::store() {
   return store_;
 }
 
-DecisionGroup& DecisionEngine::group(std::string_view identity) {
+DecisionGroup& autosched::detail::DecisionEngine::group(std::string_view identity) {
   {
     std::shared_lock read(mutex_);
     if (auto it = groups_.find(identity); it != groups_.end()) return *it->second;
@@ -204,7 +204,7 @@ DecisionGroup& DecisionEngine::group(std::string_view identity) {
   return *it->second;
 }
 
-void DecisionEngine::save_states() {
+void autosched::detail::DecisionEngine::save_states() {
   std::vector<DecisionGroup*> all;
   {
     std::shared_lock read(mutex_);
@@ -216,7 +216,7 @@ void DecisionEngine::save_states() {
   }
 }
 
-ArmCorrections* DecisionEngine::corrections() {
+ArmCorrections* autosched::detail::DecisionEngine::corrections() {
   std::call_once(corrections_once_, [this] {
     StateStore* s = store();
     if (s == nullptr) return;

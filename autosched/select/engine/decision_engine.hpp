@@ -46,6 +46,10 @@
 
 namespace autosched {
 
+namespace detail {
+class DecisionEngine;
+}  // namespace detail
+
 /// ⌊log2 n⌋ + 1 (0 for n ≤ 0): instances of one size class share a point.
 int size_class(std::int64_t n) noexcept;
 
@@ -89,7 +93,7 @@ struct Ticket {
 /// for the life of the process, so front-ends keep references.
 class DecisionGroup {
  public:
-  DecisionGroup(std::string identity, class DecisionEngine& engine) : identity_(std::move(identity)), engine_(engine) {}
+  DecisionGroup(std::string identity, detail::DecisionEngine& engine) : identity_(std::move(identity)), engine_(engine) {}
 
   [[nodiscard]] const std::string& identity() const noexcept { return identity_; }
 
@@ -141,10 +145,12 @@ class DecisionGroup {
   [[nodiscard]] std::string name_of(int bucket, int p) const;
 
   const std::string identity_;
-  DecisionEngine& engine_;
+  detail::DecisionEngine& engine_;
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<DecisionSlot>> slots_;
 };
+
+namespace detail {
 
 class DecisionEngine {
  public:
@@ -190,5 +196,7 @@ class DecisionEngine {
   std::once_flag store_once_;
   StateStore* store_ = nullptr;
 };
+
+}  // namespace detail
 
 }  // namespace autosched

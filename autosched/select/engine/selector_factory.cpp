@@ -26,8 +26,8 @@ std::unique_ptr<Selector> make_selector(const SelectorConfig& c, const std::shar
   if (c.selector == "auto") {
     AutoConfig a = c.automatic;
     a.seed = s;
-    if (!a.predict) return std::make_unique<AutoSelector>(n, a);
-    return std::make_unique<AutoSelector>(shared, a);
+    if (!a.predict) return std::make_unique<autosched::detail::AutoSelector>(n, a);
+    return std::make_unique<autosched::detail::AutoSelector>(shared, a);
   }
   if (c.selector == "random") return std::make_unique<RandomSelector>(n, s);
   if (c.selector == "exhaustive") return std::make_unique<ExhaustiveSelector>(n, c.lib_rise, c.drift);

@@ -18,29 +18,29 @@ namespace {
 const Portfolio no_arms;
 }  // namespace
 
-AutoSelector::AutoSelector(int arms, AutoConfig config)
+autosched::detail::AutoSelector::AutoSelector(int arms, AutoConfig config)
     : rng_(config.seed),
       config_(config),
       book_(arms, config),
       plan_(arms, config),
       warmup_left_(std::max(0, config.warmup)) {}
 
-AutoSelector::AutoSelector(const Portfolio& loop_arms, AutoConfig config)
-    : AutoSelector(share_portfolio(loop_arms), config) {}
+autosched::detail::AutoSelector::AutoSelector(const Portfolio& loop_arms, AutoConfig config)
+    : autosched::detail::AutoSelector(share_portfolio(loop_arms), config) {}
 
-AutoSelector::AutoSelector(std::shared_ptr<const SharedPortfolio> shared, AutoConfig config)
-    : AutoSelector(static_cast<int>(shared->arms.size()), config) {
+autosched::detail::AutoSelector::AutoSelector(std::shared_ptr<const SharedPortfolio> shared, AutoConfig config)
+    : autosched::detail::AutoSelector(static_cast<int>(shared->arms.size()), config) {
   shared_arms_ = std::move(shared);
   if (!loop_arms().empty()) phase_ = Phase::profile;
   first_ = autoselect::FirstInstances(static_cast<int>(loop_arms().size()));
   first_pending_ = !loop_arms().empty() && config_.safe_first;
 }
 
-const Portfolio& AutoSelector::loop_arms() const noexcept {
+const Portfolio& autosched::detail::AutoSelector::loop_arms() const noexcept {
   return shared_arms_ != nullptr ? shared_arms_->arms : no_arms;
 }
 
-Decision AutoSelector::guarded(int arm, bool exploring) const {
+Decision autosched::detail::AutoSelector::guarded(int arm, bool exploring) const {
   Decision d{arm, 0, -1, exploring};
   const int best = book_.best();
   if (best >= 0 && best != arm) {
@@ -50,7 +50,7 @@ Decision AutoSelector::guarded(int arm, bool exploring) const {
   return d;
 }
 
-AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
+AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const Context& context) {
   last_was_trial_ = false;
   if (settled_.active()) return settled_.choose(rng_, config_);
   switch (phase_) {
@@ -137,7 +137,7 @@ AUTOSCHED_DECISION_PATH Decision AutoSelector::choose(const Context& context) {
   return draw();
 }
 
-Decision AutoSelector::draw() {
+Decision autosched::detail::AutoSelector::draw() {
   // Thompson sampling on the mean costs.
   const int best = book_.best();
   const double s = book_.spread();
@@ -167,7 +167,7 @@ Decision AutoSelector::draw() {
   return guarded(pick, worse);
 }
 
-void AutoSelector::prepare_settled() {
+void autosched::detail::AutoSelector::prepare_settled() {
   settled_.deactivate();
   if (phase_ == Phase::verify && !level_.pending()) phase_ = Phase::trials;
   if (phase_ == Phase::trials && plan_.exhausted()) phase_ = Phase::sample;
@@ -175,7 +175,7 @@ void AutoSelector::prepare_settled() {
   settled_.prepare(book_, plan_.predicted(), config_);
 }
 
-AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outcome& o) {
+AUTOSCHED_DECISION_PATH void autosched::detail::AutoSelector::observe(const Decision& d, const Outcome& o) {
   ++instances_;
   if (warmup_left_ == 0 && settled_.observe(d, o, book_, change_, !loop_arms().empty(),
                                             plan_.has_predictions(book_.size()), two_sided_changes(), config_)) {
@@ -188,7 +188,7 @@ AUTOSCHED_DECISION_PATH void AutoSelector::observe(const Decision& d, const Outc
   prepare_settled();
 }
 
-void AutoSelector::learn(const Decision& d, const Outcome& o) {
+void autosched::detail::AutoSelector::learn(const Decision& d, const Outcome& o) {
   if (std::exchange(first_running_, false)) {
     // The process's first instance: a record across runs, no arm's sample
     // (it paid for the team's start and the first touches).
@@ -254,7 +254,7 @@ void AutoSelector::learn(const Decision& d, const Outcome& o) {
   learn_sample(d.arm, time);
 }
 
-void AutoSelector::learn_profile(const Outcome& o) {
+void autosched::detail::AutoSelector::learn_profile(const Outcome& o) {
   phase_ = Phase::trials;
   const bool checking = std::exchange(level_.compare_profile, false);
   const CostProfile first = std::exchange(plan_.first_profile, CostProfile{});
@@ -292,7 +292,7 @@ void AutoSelector::learn_profile(const Outcome& o) {
   }
 }
 
-void AutoSelector::learn_sample(int arm, double time) {
+void autosched::detail::AutoSelector::learn_sample(int arm, double time) {
   ArmState& a = book_[arm];
   a.all.add(time);
   a.session.add(time);
@@ -319,7 +319,7 @@ void AutoSelector::learn_sample(int arm, double time) {
   }
 }
 
-void AutoSelector::reopen() {
+void autosched::detail::AutoSelector::reopen() {
   ++changes_;
   if (regimes_.unsteady()) {
     // It keeps changing: the robust arms run on whatever the test says.
@@ -365,14 +365,14 @@ void AutoSelector::reopen() {
   level_.left = 0;
 }
 
-void AutoSelector::rank(const CostProfile& profile, int workers) {
+void autosched::detail::AutoSelector::rank(const CostProfile& profile, int workers) {
   if (!plan_.rank(loop_arms(), profile, workers, prior_)) return;  // nothing predicted: the sweep stays
   plan_.ranked_at(resumed_instances_ + instances_);
   teach_prior_ = prior_ != nullptr;
   phase_ = Phase::trials;
 }
 
-void AutoSelector::eliminate() {
+void autosched::detail::AutoSelector::eliminate() {
   const int best = book_.best();
   if (best < 0) return;
   const RunningStats& b = book_[best].all;
@@ -396,11 +396,11 @@ void AutoSelector::eliminate() {
   }
 }
 
-bool AutoSelector::profileable(const Context& context) {
+bool autosched::detail::AutoSelector::profileable(const Context& context) {
   return context.p >= 1 && context.n >= 2 * static_cast<std::int64_t>(context.p);
 }
 
-std::string AutoSelector::summary() const {
+std::string autosched::detail::AutoSelector::summary() const {
   if (phase_ == Phase::profile) return level_.compare_profile ? "profile (warm start)" : "profile";
   if (level_.pending()) return "verify " + std::to_string(level_.arm);
   if (plan_.queued() && !loop_arms().empty()) {  // a ranking's trials, or the ones a neighbour left

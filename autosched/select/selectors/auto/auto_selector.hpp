@@ -83,6 +83,8 @@
 
 namespace autosched {
 
+namespace detail {
+
 class AutoSelector final : public Selector {
  public:
   /// Arms known only by index (tunable regions): no prediction, a sweep.
@@ -271,5 +273,7 @@ class AutoSelector final : public Selector {
   bool first_pending_ = false;        ///< the next choice is this process's first (safe_first)
   bool first_running_ = false;        ///< the instance chosen last is that first one
 };
+
+}  // namespace detail
 
 }  // namespace autosched

@@ -15,7 +15,7 @@ namespace autosched {
 using autoselect::ArmState;
 using autoselect::RegimeBook;
 
-void AutoSelector::compare_profile(const std::vector<double>& stored, std::vector<double> shape, double level) {
+void autosched::detail::AutoSelector::compare_profile(const std::vector<double>& stored, std::vector<double> shape, double level) {
   const bool same_shape = !config_.phases || regimes_.current_shape().empty() ||
                           RegimeBook::distance(shape, regimes_.current_shape()) <= config_.shape;
   const bool same_predictions = level_.same_loop(plan_.predicted(), stored, config_);
@@ -43,7 +43,7 @@ void AutoSelector::compare_profile(const std::vector<double>& stored, std::vecto
   another_phase(stored, std::move(shape), level);
 }
 
-void AutoSelector::judge_witness(double time) {
+void autosched::detail::AutoSelector::judge_witness(double time) {
   autoselect::LevelCheck::Witness w = std::move(level_.witness);
   level_.witness.arm = -1;
   phase_ = Phase::trials;
@@ -59,7 +59,7 @@ void AutoSelector::judge_witness(double time) {
   another_phase(w.predicted, std::move(w.shape), w.level);
 }
 
-void AutoSelector::same_loop_elsewhere(double level) {
+void autosched::detail::AutoSelector::same_loop_elsewhere(double level) {
   // The same loop, in a process at another level: no trials. Every sample
   // is scaled by what the checked arm measures now (the warm start's verify
   // instances, or the instances that raised the change test) over its mean,
@@ -96,7 +96,7 @@ void AutoSelector::same_loop_elsewhere(double level) {
   if (config_.phases) regimes_.set_current(regimes_.current_shape(), level);
 }
 
-void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
+void autosched::detail::AutoSelector::another_phase(const std::vector<double>& stored, std::vector<double> shape, double level) {
   continue_trials_ = false;  // another shape: the new ranking's trials run whole
   const bool after_alarm = std::exchange(alarm_profile_, false);
   const int best_before = book_.best();
@@ -131,14 +131,14 @@ void AutoSelector::another_phase(const std::vector<double>& stored, std::vector<
   // Otherwise a new phase: the ranking just made stands, its trials run.
 }
 
-void AutoSelector::restore(autoselect::Regime regime, double level) {
+void autosched::detail::AutoSelector::restore(autoselect::Regime regime, double level) {
   book_.states() = std::move(regime.arms);
   if (regime.profile_ns > 0 && level > 0) book_.scale(level / regime.profile_ns);
   plan_.abandon();
   teach_prior_ = false;
 }
 
-void AutoSelector::forget_stored() {
+void autosched::detail::AutoSelector::forget_stored() {
   level_.clear();
   book_.clear();
   change_.reset();

@@ -17,7 +17,7 @@ namespace autosched {
 using autoselect::ArmState;
 using autoselect::RegimeBook;
 
-std::string AutoSelector::save_state() const {
+std::string autosched::detail::AutoSelector::save_state() const {
   std::ostringstream out;
   out.precision(17);
   if (!loop_arms().empty() && plan_.has_predictions(book_.size())) {
@@ -52,7 +52,7 @@ std::string AutoSelector::save_state() const {
   return out.str();
 }
 
-void AutoSelector::write_tail(std::ostream& out) const {
+void autosched::detail::AutoSelector::write_tail(std::ostream& out) const {
   if (!first_.empty()) first_.write(out);
   // A loop whose cost drifts (a zoom that restarts every few dozen steps)
   // taught this process's change test to want more evidence; the next run
@@ -79,7 +79,7 @@ bool read_tail(std::istream& in, autoselect::FirstInstances& first, int& backoff
 
 }  // namespace
 
-bool AutoSelector::load_state(std::string_view state) {
+bool autosched::detail::AutoSelector::load_state(std::string_view state) {
   std::istringstream in{std::string(state)};
   std::string tag;
   std::size_t arms = 0;
@@ -141,7 +141,7 @@ bool AutoSelector::load_state(std::string_view state) {
   return true;
 }
 
-bool AutoSelector::adopt_state(std::string_view state) {
+bool autosched::detail::AutoSelector::adopt_state(std::string_view state) {
   if (loop_arms().empty() || instances_ > 0) return false;
   // A state that does not load, or that measured no arm yet, is no start:
   // this size profiles and ranks on its own. One still trying its
@@ -149,7 +149,7 @@ bool AutoSelector::adopt_state(std::string_view state) {
   // size class after a few instances, mid-trials, and starting over at
   // every class spent most of its instances on first instances, profiles
   // and the same trials again.
-  AutoSelector probe(shared_arms_, config_);
+  autosched::detail::AutoSelector probe(shared_arms_, config_);
   if (!probe.load_state(state)) return false;
   const bool mid_trials = probe.phase_ == Phase::trials && probe.book_.best() >= 0;
   if ((probe.phase_ != Phase::resume && !mid_trials) || !load_state(state)) return false;
@@ -162,14 +162,14 @@ bool AutoSelector::adopt_state(std::string_view state) {
   return true;
 }
 
-bool AutoSelector::seed(std::span<const RunningStats> samples) {
+bool autosched::detail::AutoSelector::seed(std::span<const RunningStats> samples) {
   if (samples.size() != static_cast<std::size_t>(book_.size())) return false;
   std::vector<ArmState> seeded(samples.size());
   for (std::size_t i = 0; i < seeded.size(); ++i) seeded[i].all = samples[i];
   return resume(std::move(seeded));
 }
 
-bool AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
+bool autosched::detail::AutoSelector::resume(std::vector<ArmState> arms, bool trials_left) {
   if (!autoselect::ArmBook::valid(arms) || !(trials_left || autoselect::ArmBook::in_play(arms))) return false;
   book_.states() = std::move(arms);
   settled_.deactivate();  // the next choice runs the stored best
