@@ -168,7 +168,7 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   }
   inst.armed_ = {};  // until this set-up has succeeded
   inst.params_ = schedule.fixed.params;
-  inst.spec_ = decide_locked(schedule, request.n, request.p, inst.ticket_);
+  decide_locked(schedule, request.n, request.p, inst.spec_, inst.ticket_);
   if (schedule.selection) inst.group_ = group_;
   if (const Profile* profile = request.profile) {
     if (!inst.params_.mu_ns) inst.params_.mu_ns = profile->mu_ns;
@@ -201,8 +201,12 @@ Instance* Loop::open_locked(const OpenRequest& request) {
   return owned.release();
 }
 
-TechniqueSpec Loop::decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket) {
-  if (!schedule.selection) return schedule.fixed;
+void Loop::decide_locked(const Schedule& schedule, std::int64_t n, int p, TechniqueSpec& spec, Ticket& ticket) {
+  // Assigned in place: the instance's spec keeps its storage from one instance to the next.
+  if (!schedule.selection) {
+    spec = schedule.fixed;
+    return;
+  }
   if (group_ == nullptr) group_ = &autosched::detail::DecisionEngine::instance().group(name_);
   if (slot_version_ != schedule_version_) {
     slot_hint_ = nullptr;
@@ -212,9 +216,10 @@ TechniqueSpec Loop::decide_locked(const Schedule& schedule, std::int64_t n, int 
   if (ticket.owns && ticket.decision.profile) {
     // The selector asked to see where the time goes: one timed chunk per
     // block; the CostProfile reaches it with the outcome.
-    return TechniqueSpec{TechniqueId::profiling, ceil_div(std::max<std::int64_t>(n, 1), profile_blocks), false, {}};
+    spec = TechniqueSpec{TechniqueId::profiling, ceil_div(std::max<std::int64_t>(n, 1), profile_blocks), false, {}};
+    return;
   }
-  return ticket.arm;
+  spec = ticket.arm;
 }
 
 Plan Loop::plan(const OpenRequest& request) {
@@ -229,7 +234,7 @@ Plan Loop::plan(const OpenRequest& request) {
     plan.spec = TechniqueSpec{TechniqueId::static_, 0, false, {}};  // nothing to schedule, nothing to learn
     return plan;
   }
-  plan.spec = decide_locked(schedule, request.n, request.p, plan.ticket);
+  decide_locked(schedule, request.n, request.p, plan.spec, plan.ticket);
   if (plan.ticket.slot != nullptr) plan.group = group_;
   return plan;
 }
@@ -324,34 +329,7 @@ int arm_that_ran(const DecisionSlot& slot, TechniqueId ran, const TechniqueSpec&
 
 }  // namespace
 
-void Loop::close(Instance& inst, bool release) noexcept {
-  std::lock_guard lock(mutex_);
-  // A failed instance ran on partial data: it must teach neither the loop's
-  // memory nor its selector. (A cut trial's memory is partial too.)
-  const bool failed = inst.failed_.load(std::memory_order_relaxed);
-  // A profiling instance leaves its own cost profile or none (never an older one).
-  if (inst.ran_ == TechniqueId::profiling) memory_.cost.reset();
-  if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
-  const CostProfile* measured = inst.ran_ == TechniqueId::profiling && memory_.cost ? &*memory_.cost : nullptr;
-  PlanOutcome o;
-  o.ran = inst.ran_;
-  o.chunk = inst.chunk_;
-  o.exp_chunk = inst.exp_chunk_;
-  o.start_ns = inst.start_ns_;
-  o.cut = inst.cut_;
-  o.failed = failed;
-  InstanceRecord& r = record_locked(inst.index_, inst.spec_, inst.n_, inst.p_, inst.ticket_, o);
-  r.threads.resize(static_cast<std::size_t>(inst.p_));
-  for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
-  r.metrics = compute_metrics(r.threads, inst.start_ns_);
-  learn_and_notify(r, inst.ticket_, inst.group_, inst.ran_, inst.spec_.technique, measured, inst.cut_, failed);
-  if (release) {
-    inst.reset_for_pool();
-    pool(&inst);
-  }
-}
-
-void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
+inline void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
                             const CostProfile* measured, bool cut, bool failed) noexcept {
   if (t.owns) {
     if (failed) {
@@ -372,31 +350,55 @@ void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, 
   }
 }
 
-InstanceRecord& Loop::record_locked(std::uint64_t index, const TechniqueSpec& asked, std::int64_t n, int p,
-                                    const Ticket& t, const PlanOutcome& o) {
+inline InstanceRecord& Loop::record_locked(const Closing& c, const Ticket& t) {
   if (!last_) last_.emplace();
   InstanceRecord& r = *last_;
   r.loop = name_;
-  r.instance = index;
-  r.technique = technique_info(o.ran).name;
-  r.requested = technique_info(asked.technique).name;
-  r.chunk = o.chunk;
-  r.exp_chunk = o.exp_chunk;
-  r.n = n;
-  r.p = p;
-  r.start_ns = o.start_ns;
+  r.instance = c.index;
+  r.technique = technique_info(c.ran).name;
+  r.requested = technique_info(c.asked).name;
+  r.chunk = c.chunk;
+  r.exp_chunk = c.exp_chunk;
+  r.n = c.n;
+  r.p = c.p;
+  r.start_ns = c.start_ns;
   r.selection_ns = 0;
-  r.failed = o.failed;
+  r.failed = c.failed;
   r.reward = std::numeric_limits<double>::quiet_NaN();
   r.selector = t.selector;
   r.explored = t.explored;
-  r.cut_short = o.cut;
+  r.cut_short = c.cut;
   return r;
 }
 
+void Loop::close(Instance& inst, bool release) noexcept {
+  std::lock_guard lock(mutex_);
+  // A failed instance ran on partial data: it must teach neither the loop's
+  // memory nor its selector. (A cut trial's memory is partial too.)
+  const bool failed = inst.failed_.load(std::memory_order_relaxed);
+  // A profiling instance leaves its own cost profile or none (never an older one).
+  if (inst.ran_ == TechniqueId::profiling) memory_.cost.reset();
+  if (!failed && !inst.cut_) close_dispenser(inst.dispenser_, memory_);
+  const CostProfile* measured = inst.ran_ == TechniqueId::profiling && memory_.cost ? &*memory_.cost : nullptr;
+  InstanceRecord& r = record_locked({inst.index_, inst.n_, inst.p_, inst.spec_.technique, inst.ran_, inst.chunk_,
+                                     inst.exp_chunk_, inst.start_ns_, inst.cut_, failed},
+                                    inst.ticket_);
+  r.threads.resize(static_cast<std::size_t>(inst.p_));
+  for (int i = 0; i < inst.p_; ++i) r.threads[i] = inst.threads_[i].stats;
+  r.metrics = compute_metrics(r.threads, inst.start_ns_);
+  learn_and_notify(r, inst.ticket_, inst.group_, inst.ran_, inst.spec_.technique, measured, inst.cut_, failed);
+  if (release) {
+    inst.reset_for_pool();
+    pool(&inst);
+  }
+}
+
+
 InstanceRecord Loop::close(Plan& plan, const PlanOutcome& o) noexcept {
   std::lock_guard lock(mutex_);
-  InstanceRecord& r = record_locked(plan.index, plan.spec, plan.n, plan.p, plan.ticket, o);
+  InstanceRecord& r = record_locked(
+      {plan.index, plan.n, plan.p, plan.spec.technique, o.ran, o.chunk, o.exp_chunk, o.start_ns, o.cut, o.failed},
+      plan.ticket);
   r.threads.assign(o.threads.begin(), o.threads.end());
   r.metrics = o.metrics;
   learn_and_notify(r, plan.ticket, plan.group, o.ran, plan.spec.technique, o.profile, o.cut, o.failed);

@@ -131,11 +131,21 @@ class Loop {
   const Schedule& resolve_schedule(const OpenRequest& request);
   /// Under the lock: the spec to run under `schedule` for (n, p), and for a
   /// selection its ticket (the decision).
-  TechniqueSpec decide_locked(const Schedule& schedule, std::int64_t n, int p, Ticket& ticket);
+  void decide_locked(const Schedule& schedule, std::int64_t n, int p, TechniqueSpec& spec, Ticket& ticket);
+  /// What every closing knows of its instance.
+  struct Closing {
+    std::uint64_t index;
+    std::int64_t n;
+    int p;
+    TechniqueId asked, ran;
+    std::int64_t chunk;
+    bool exp_chunk;
+    std::int64_t start_ns;
+    bool cut, failed;
+  };
   /// Under the lock: the loop's last record, filled with what every closing
   /// knows (the caller adds the threads and the metrics).
-  InstanceRecord& record_locked(std::uint64_t index, const TechniqueSpec& asked, std::int64_t n, int p,
-                                const Ticket& t, const PlanOutcome& o);
+  InstanceRecord& record_locked(const Closing& c, const Ticket& t);
   /// Under the lock: the selector learns from `r` (or the decision is
   /// abandoned when it failed) and the observers see the instance.
   void learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* group, TechniqueId ran, TechniqueId asked,
