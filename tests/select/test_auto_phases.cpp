@@ -312,6 +312,25 @@ TEST(AutoOnRealCodes, TrialsAfterThePredictionAreSpacedByPatience) {
   for (std::size_t k = 1; k < exploring_at.size(); ++k) EXPECT_GE(exploring_at[k] - exploring_at[k - 1], 4);
 }
 
+TEST(AutoOnRealCodes, ATrialSlowerThanTheProfileIsNotRepeatedWhileTheNextWaits) {
+  // Patience runs the best measured arm between trials; when the only arm
+  // measured ran slower than the profiling instance itself, repeating it
+  // costs more than trying the next: the second trial runs at once.
+  const CostProfile profile = heavy_head();
+  const Context context{4096, 4, {}};
+  autosched::detail::AutoSelector s(four_arms(), testing::profile_first({.warmup = 0, .patience = 4}));
+  const Decision first = s.choose(context);
+  ASSERT_TRUE(first.profile);
+  s.observe(first, measured(2e6, &profile));
+  ASSERT_GE(s.shortlist().size(), 2u);
+  const Decision prediction = s.choose(context);
+  EXPECT_EQ(prediction.arm, s.shortlist().front());
+  s.observe(prediction, measured(3.2e6));  // 1.6x the profile
+  const Decision next = s.choose(context);
+  EXPECT_FALSE(next.profile);
+  EXPECT_EQ(next.arm, s.shortlist()[1]) << "the next trial, not the slow arm again";
+}
+
 TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {
   const Scenario s = parse(phase_flip(300));
   // A run that archived a phase (not every seed's run does; the regret is
@@ -334,10 +353,10 @@ TEST(AutoOnRealCodes, TheStateOfALoopWithPhasesRoundTripsAndDamageIsRejected) {
   }
 }
 
-TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighbourAndProfilesInsteadOfTrying) {
+TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighboursBestWithoutAProfile) {
   // A blocked LU's loops shrink every step: size class after size class.
-  // The second size class profiles once and, the shape being the same,
-  // runs the first one's best arm without trials.
+  // The second size class runs the first one's best arm at once, neither
+  // profiling nor trying (its profiles cost the LU 30-60% of an instance).
   static int runs = 0;
   DecisionGroup& group = autosched::detail::DecisionEngine::instance().group("test:neighbour/" + std::to_string(++runs));
   const SelectorConfig config = parse_selector("auto", "test");
@@ -345,10 +364,12 @@ TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighbourAndProfilesInsteadOfTry
   auto profile_of = [&](std::int64_t n) {
     return CostProfile::from_blocks(n, std::vector<double>(64, 100.0 * static_cast<double>(n) / 64), 20);
   };
+  int last = -1;  // the last arm run without exploring
   auto run = [&](std::int64_t n, int instances, int& profiles, int& explored) {
     const CostProfile profile = profile_of(n);
     for (int i = 0; i < instances; ++i) {
       Ticket t = group.decide(config, n, 2);
+      if (!t.explored && !t.decision.profile) last = t.decision.arm;
       Outcome o = measured(100.0 * static_cast<double>(n) / 2 * (1.0 + 0.01 * t.decision.arm));
       if (t.decision.profile) {
         o.profile = &profile;
@@ -363,17 +384,23 @@ TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighbourAndProfilesInsteadOfTry
   EXPECT_EQ(profiles, 1);
   EXPECT_GT(explored, 0) << "the first size class tries its shortlist";
   profiles = explored = 0;
-  run(20000, 30, profiles, explored);  // the next size class down
-  EXPECT_EQ(profiles, 1) << "one profile checks the neighbour's shape";
-  EXPECT_EQ(explored, 0) << "the same shape: no trials";
+  Ticket first = group.decide(config, 20000, 2);  // the next size class down
+  EXPECT_FALSE(first.decision.profile);
+  EXPECT_FALSE(first.explored);
+  EXPECT_EQ(first.decision.arm, last) << "the neighbour's best";
+  group.complete(first, measured(100.0 * 20000 / 2));
+  run(20000, 30, profiles, explored);
+  EXPECT_EQ(profiles, 0) << "this process's neighbour: no profile";
+  EXPECT_EQ(explored, 0) << "and no trials";
 }
 
 TEST(AutoOnRealCodes, ALoopThatShrinksEveryStepCarriesItsTrialsAcrossSizeClasses) {
   // A blocked LU's update leaves each size class after a few steps, while
-  // its trials are still running. Each new class profiles once and, the
-  // shape being the same, goes on with the arms not yet measured: across
-  // seven classes most instances run one arm (starting over in every class,
-  // 7 of 21 did; each arm index costs 1% more, so the lowest tried wins).
+  // its trials are still running. Each new class starts from its
+  // neighbour's best and goes on with the trials it had left: across seven
+  // classes one profile, and most instances run one arm (starting over in
+  // every class, 7 of 21 did; each arm index costs 1% more, so the lowest
+  // tried wins).
   static int runs = 0;
   DecisionGroup& group = autosched::detail::DecisionEngine::instance().group("test:shrinking/" + std::to_string(++runs));
   const SelectorConfig config = parse_selector("auto,patience=0", "test");
@@ -403,8 +430,8 @@ TEST(AutoOnRealCodes, ALoopThatShrinksEveryStepCarriesItsTrialsAcrossSizeClasses
     ran += " " + std::to_string(arm) + "x" + std::to_string(count);
     most = std::max(most, count);
   }
-  EXPECT_EQ(firsts, 0) << "a later size class is no loop's first instance: it profiles at once";
-  EXPECT_EQ(profiles, 7) << "one profile per size class";
+  EXPECT_EQ(firsts, 6) << "a later size class runs its neighbour's best at once";
+  EXPECT_EQ(profiles, 1) << "one profile, in the first size class";
   EXPECT_GE(2 * most, ran_arms) << "arms run (arm x instances):" << ran;
 }
 

@@ -109,6 +109,23 @@ TEST(AutoPrediction, AFirstTrialNearItsPredictionKeepsTheRanking) {
   EXPECT_EQ(next.arm, shortlist_before[1]);  // the shortlist goes on
 }
 
+TEST(AutoPrediction, AFirstTrialIsJudgedAtTheProfilesTripCount) {
+  // A blocked LU's loop shrinks between its profile and its first trial:
+  // at half the iterations the trial takes 0.6 of its prediction, which is
+  // 1.2 per iteration, no sign of a cold profile.
+  const CostProfile profile = heavy_head();
+  autosched::detail::AutoSelector s(four_arms(), profile_first({.patience = 0}));
+  s.observe(s.choose(Context{4096, 4, {}}), measured(1e6, &profile));
+  const Decision trial = s.choose(Context{2048, 4, {}});
+  ASSERT_FALSE(trial.profile);
+  s.observe(trial, measured(0.6 * s.predicted()[static_cast<std::size_t>(trial.arm)]));
+  EXPECT_FALSE(s.choose(Context{2048, 4, {}}).profile) << "the ranking stands";
+  // The same time at the profile's own trip count is far below the prediction.
+  autosched::detail::AutoSelector same_n(four_arms(), profile_first({.patience = 0}));
+  (void)first_trial(same_n, heavy_head(), 0.6);
+  EXPECT_TRUE(same_n.choose(Context{4096, 4, {}}).profile);
+}
+
 TEST(AutoPrediction, ReprofileZeroNeverProfilesAgain) {
   AutoConfig config;
   config.reprofile = 0;

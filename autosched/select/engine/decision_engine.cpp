@@ -58,8 +58,8 @@ void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
   // A loop whose trip count changes from instance to instance (a blocked LU
   // shrinks its loops every step) meets a new size class every few steps.
   // What the nearest size class learned, in this process or an earlier
-  // run, is a better start than nothing: the selector checks it against a
-  // profile of this size before trusting it (Selector::adopt_state).
+  // run, is a better start than nothing: the selector checks it against
+  // this size before trusting it (Selector::adopt_state).
   const DecisionSlot* nearest = nullptr;
   for (const auto& other : slots_) {
     if (other->p != slot.p || !(other->config() == slot.config()) || std::abs(other->bucket - slot.bucket) > 2) continue;
@@ -70,14 +70,15 @@ void DecisionGroup::adopt_neighbour(DecisionSlot& slot, StateStore* store) {
   Selector& selector = slot.point->selector();
   if (nearest != nullptr) {
     const std::string state = nearest->point->selector().save_state();
-    if (!state.empty() && selector.adopt_state(state)) return;
+    if (!state.empty() && selector.adopt_state(state, Selector::Neighbour::this_process)) return;
   }
   if (store == nullptr) return;
   for (const int step : {-1, 1}) {
     PointKey near = key(slot);
     near.bucket = slot.bucket + step;
     near.name = name_of(near.bucket, slot.p);
-    if (auto state = store->load_state(near, slot.config().text); state && selector.adopt_state(*state)) return;
+    const auto state = store->load_state(near, slot.config().text);
+    if (state && selector.adopt_state(*state, Selector::Neighbour::store)) return;
   }
 }
 

@@ -63,11 +63,16 @@ class Selector {
   /// Restores save_state()'s text; false when it does not fit this selector
   /// (other arms, other version), in which case nothing changed.
   virtual bool load_state(std::string_view /*state*/) { return false; }
+  /// Where a neighbour's state comes from (adopt_state).
+  enum class Neighbour {
+    this_process,  ///< a point of this process, learned on this machine a moment ago
+    store,         ///< an earlier run's, from the store
+  };
   /// Starts from the state of a neighbouring decision point (the same loop
   /// at another size class): a starting point to check, not to trust.
   /// False, with nothing changed, when the selector does not take one (the
   /// default: it starts cold).
-  virtual bool adopt_state(std::string_view /*state*/) { return false; }
+  virtual bool adopt_state(std::string_view /*state*/, Neighbour /*from*/) { return false; }
 
   /// How many earlier instances the state restored by load_state() had
   /// learned from (0: this run started cold). Reports say "resumed" with it.

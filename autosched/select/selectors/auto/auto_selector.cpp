@@ -53,6 +53,7 @@ Decision autosched::detail::AutoSelector::guarded(int arm, bool exploring) const
 AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const Context& context) {
   last_was_trial_ = false;
   if (settled_.active()) return settled_.choose(rng_, config_);
+  chosen_n_ = context.n;
   switch (phase_) {
     case Phase::resume:
       // The first instance after a warm start exploits what the last run
@@ -60,7 +61,10 @@ AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const C
       // the loop the store knows (verify).
       phase_ = loop_arms().empty() ? Phase::trials : Phase::verify;
       if (const int best = book_.best(); best >= 0) {
-        if (!loop_arms().empty() && regimes_.unsteady()) {
+        if (rescale_first_) {
+          level_.begin(best, book_[best].all.mean, 1);  // learn() rescales with its instance
+          phase_ = Phase::verify;
+        } else if (!loop_arms().empty() && regimes_.unsteady()) {
           phase_ = Phase::trials;  // it keeps changing: no level to verify, the robust arms run on
         } else if (!loop_arms().empty() && (profile_first_ || regimes_.phased())) {
           // Which phase is this (or, from another size, is it the same
@@ -76,6 +80,7 @@ AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const C
         return guarded(best, false);
       }
       phase_ = Phase::trials;
+      rescale_first_ = false;
       [[fallthrough]];
     case Phase::verify:
       if (level_.pending() && level_.arm >= 0 && !book_[level_.arm].retired) return guarded(level_.arm, false);
@@ -90,6 +95,7 @@ AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const C
       }
       if (profileable(context)) {
         profile_workers_ = context.p;
+        profile_n_ = context.n;
         Decision d{std::max(0, book_.best()), 0, -1, true};
         d.profile = true;
         return d;
@@ -118,8 +124,14 @@ AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const C
       phase_ = Phase::trials;  // no witness after all: the new ranking's trials
       [[fallthrough]];
     case Phase::trials:
-      if (const int best = book_.best(); best >= 0 && !plan_.due(resumed_instances_ + instances_)) {
-        return guarded(best, false);  // the next trial is not due yet (AutoConfig::patience)
+      if (const int best = book_.best();
+          best >= 0 && !plan_.due(resumed_instances_ + instances_) && !(book_[best].all.mean > profile_ns_)) {
+        // The next trial is not due yet (AutoConfig::patience): the best
+        // measured arm runs meanwhile, unless it ran slower than the profile
+        // did. Then waiting repeats a bad arm (an affinity trial on uneven
+        // sparse rows ran 1.6x the profile, four times over): the next
+        // trial runs at once.
+        return guarded(best, false);
       }
       if (const auto trial = plan_.next(book_); trial.arm >= 0) {
         last_was_trial_ = trial.from_queue;
@@ -221,6 +233,10 @@ void autosched::detail::AutoSelector::learn(const Decision& d, const Outcome& o)
   bool forgot = false;
   const double time = book_.clipped(d.arm, o.time_ns, forgot);
   if (forgot && change_.watched == d.arm) change_.watched = -1;
+  if (rescale_first_ && level_.pending() && d.arm == level_.arm) {
+    rescale_to(o.time_ns);
+    return;
+  }
   if (level_.pending() && d.arm == level_.arm) {
     // Kept apart until the verdict: they join the stored samples as they
     // are (the stored level), scaled to them (the same loop elsewhere), or
@@ -260,6 +276,7 @@ void autosched::detail::AutoSelector::learn_profile(const Outcome& o) {
   const CostProfile first = std::exchange(plan_.first_profile, CostProfile{});
   plan_.first_trial_arm = -1;
   if (o.profile != nullptr && !o.cut_short && !o.profile->empty()) {
+    profile_ns_ = o.time_ns;
     std::vector<double> stored;
     if (checking) stored = plan_.predicted();
     CostProfile envelope;
@@ -296,7 +313,12 @@ void autosched::detail::AutoSelector::learn_sample(int arm, double time) {
   ArmState& a = book_[arm];
   a.all.add(time);
   a.session.add(time);
-  if (arm == plan_.first_trial_arm && plan_.check_first_trial(arm, time)) {
+  // The predictions are for the profile's trip count; a loop whose N
+  // changes every instance (a blocked LU) runs its first trial at another.
+  const double per_profile_n = profile_n_ > 0 && chosen_n_ > 0
+                                   ? time * static_cast<double>(profile_n_) / static_cast<double>(chosen_n_)
+                                   : time;
+  if (arm == plan_.first_trial_arm && plan_.check_first_trial(arm, per_profile_n)) {
     phase_ = Phase::profile;
     teach_prior_ = false;  // that ranking's trials are abandoned: nothing to teach
   }

@@ -76,8 +76,9 @@
 #include <autosched/select/selectors/selector.hpp>
 
 #include <algorithm>
-#include <span>
+#include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,10 +101,14 @@ class AutoSelector final : public Selector {
   [[nodiscard]] std::string save_state() const override;
   bool load_state(std::string_view state) override;
   /// A state learned at another size of this loop (DecisionEngine): resumed
-  /// like a warm start, but the first instance profiles, so that only the
-  /// shape is trusted: the same shape keeps the arms' samples, moved to this
-  /// size's level; another runs the new ranking's trials.
-  bool adopt_state(std::string_view state) override;
+  /// like a warm start, but only its order of the arms is trusted. From an
+  /// earlier run the first instance profiles: the same shape keeps the arms'
+  /// samples, moved to this size's level; another runs the new ranking's
+  /// trials. From this process the best arm runs, and its first instance
+  /// moves every sample to this size's level (no profile: a blocked LU meets
+  /// a new size class every few steps, and its profiles there ran 30-60%
+  /// slower than the arm they replaced); the trials the neighbour had left go on.
+  bool adopt_state(std::string_view state, Neighbour from) override;
   [[nodiscard]] long resumed_instances() const noexcept override { return resumed_instances_; }
   [[nodiscard]] std::string summary() const override;
 
@@ -231,6 +236,9 @@ class AutoSelector final : public Selector {
   void judge_witness(double time);
   /// The samples do not describe this loop: drops them.
   void forget_stored();
+  /// The adopted best arm's first instance here took `time_ns`: every arm's
+  /// samples move to this size's level by its ratio to the adopted mean.
+  void rescale_to(double time_ns);
   /// save_state()'s optional sections: the first instances, the back-off.
   void write_tail(std::ostream& out) const;
   /// Installs arm statistics from load_state() or seed(); false, with
@@ -253,6 +261,7 @@ class AutoSelector final : public Selector {
   autoselect::RegimeBook regimes_;
   std::int64_t instances_ = 0;  ///< instances observed in this process
   bool profile_first_ = false;  ///< the resumed state is another size's: profile before trusting it
+  bool rescale_first_ = false;  ///< it is another size's of this process: its best's first instance rescales
   /// The adopted state was still trying its shortlist: where this size has
   /// the same shape, the trials go on with the arms not yet measured.
   bool continue_trials_ = false;
@@ -266,6 +275,12 @@ class AutoSelector final : public Selector {
   /// The loop's arms; empty when known only by index.
   [[nodiscard]] const Portfolio& loop_arms() const noexcept;
   int profile_workers_ = 1;  ///< P of the profiling instance
+  std::int64_t profile_n_ = 0;  ///< its trip count: the predictions are for that N
+  std::int64_t chosen_n_ = 0;   ///< the trip count of the last instance chosen off the settled path
+  /// Time of the profiling instance behind the current ranking (infinite:
+  /// none). An arm measured slower than the profile itself (a dynamic
+  /// schedule timing every chunk) is no arm to wait on between trials.
+  double profile_ns_ = std::numeric_limits<double>::infinity();
   ArmCorrections* prior_ = nullptr;
   bool teach_prior_ = false;  ///< the trials of the last ranking are not yet taught
   bool alarm_profile_ = false;  ///< the pending profile was asked for by a change alarm

@@ -131,6 +131,22 @@ void autosched::detail::AutoSelector::another_phase(const std::vector<double>& s
   // Otherwise a new phase: the ranking just made stands, its trials run.
 }
 
+void autosched::detail::AutoSelector::rescale_to(double time_ns) {
+  rescale_first_ = false;
+  ArmState& best = book_[level_.arm];
+  const double factor = time_ns / best.all.mean;
+  level_.clear();
+  if (std::isfinite(factor) && factor > 0) {
+    book_.scale(factor);
+    if (config_.phases && regimes_.current_level() > 0) {
+      regimes_.set_current(regimes_.current_shape(), factor * regimes_.current_level());
+    }
+  }
+  best.all.add(time_ns);
+  best.session.add(time_ns);
+  phase_ = Phase::trials;  // the neighbour's pending trials, if any, then sampling
+}
+
 void autosched::detail::AutoSelector::restore(autoselect::Regime regime, double level) {
   book_.states() = std::move(regime.arms);
   if (regime.profile_ns > 0 && level > 0) book_.scale(level / regime.profile_ns);

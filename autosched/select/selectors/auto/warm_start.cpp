@@ -141,7 +141,7 @@ bool autosched::detail::AutoSelector::load_state(std::string_view state) {
   return true;
 }
 
-bool autosched::detail::AutoSelector::adopt_state(std::string_view state) {
+bool autosched::detail::AutoSelector::adopt_state(std::string_view state, Neighbour from) {
   if (loop_arms().empty() || instances_ > 0) return false;
   // A state that does not load, or that measured no arm yet, is no start:
   // this size profiles and ranks on its own. One still trying its
@@ -154,6 +154,13 @@ bool autosched::detail::AutoSelector::adopt_state(std::string_view state) {
   const bool mid_trials = probe.phase_ == Phase::trials && probe.book_.best() >= 0;
   if ((probe.phase_ != Phase::resume && !mid_trials) || !load_state(state)) return false;
   resumed_instances_ = 0;  // another point's history, not this one's
+  if (from == Neighbour::this_process) {
+    // Its pending trials (load_state queued them) run after the rescaling
+    // instance.
+    phase_ = Phase::resume;
+    rescale_first_ = true;
+    return true;
+  }
   profile_first_ = true;
   if (mid_trials) {
     phase_ = Phase::resume;  // the profile first, as for any neighbour
