@@ -340,6 +340,7 @@ inline void Loop::learn_and_notify(InstanceRecord& r, Ticket& t, DecisionGroup* 
       }
       Outcome outcome{r.metrics.loop_time_ns, r.metrics, cut};
       if (t.decision.profile) outcome.profile = measured;
+      outcome.n = r.n;
       const auto learned = group->complete(t, outcome);
       r.selection_ns = learned.cost_ns;
       r.reward = learned.reward;

@@ -394,6 +394,40 @@ TEST(AutoOnRealCodes, ANewSizeClassStartsFromItsNeighboursBestWithoutAProfile) {
   EXPECT_EQ(explored, 0) << "and no trials";
 }
 
+TEST(AutoOnRealCodes, AWarmStartOfALoopWhoseTripCountShrinksVerifiesPerIteration) {
+  // Each instance of a blocked LU's update has fewer iterations than the
+  // last. A warm run begins at the largest N, far above what the stored
+  // means (over every N of the last run) took; per iteration it is the same
+  // loop, and the warm run exploits without a profile. Compared as plain
+  // times (outcomes without N) the levels differ by 30%: it profiles.
+  const CostProfile profile = heavy_head();
+  const auto outcome = [&](const Decision& d, std::int64_t n, bool with_n) {
+    Outcome o = measured(100.0 * static_cast<double>(n) * (1.0 + 0.05 * d.arm), d.profile ? &profile : nullptr);
+    o.n = with_n ? n : 0;
+    return o;
+  };
+  for (const bool with_n : {true, false}) {
+    autosched::detail::AutoSelector cold(four_arms(), testing::profile_first({.warmup = 0}));
+    for (std::int64_t n = 4096; n > 2048; n -= 32) {
+      const Decision d = cold.choose({n, 4, {}});
+      cold.observe(d, outcome(d, n, with_n));
+    }
+    autosched::detail::AutoSelector warm(four_arms(), testing::profile_first({.warmup = 0}));
+    ASSERT_TRUE(warm.load_state(cold.save_state()));
+    int profiles = 0;
+    for (std::int64_t n = 4096; n > 3700; n -= 32) {
+      const Decision d = warm.choose({n, 4, {}});
+      profiles += d.profile ? 1 : 0;
+      warm.observe(d, outcome(d, n, with_n));
+    }
+    if (with_n) {
+      EXPECT_EQ(profiles, 0) << "the same loop per iteration";
+    } else {
+      EXPECT_GT(profiles, 0) << "without N the levels differ (what this test guards against)";
+    }
+  }
+}
+
 TEST(AutoOnRealCodes, ALoopThatShrinksEveryStepCarriesItsTrialsAcrossSizeClasses) {
   // A blocked LU's update leaves each size class after a few steps, while
   // its trials are still running. Each new class starts from its

@@ -115,10 +115,14 @@ TEST(AutoPrediction, AFirstTrialIsJudgedAtTheProfilesTripCount) {
   // 1.2 per iteration, no sign of a cold profile.
   const CostProfile profile = heavy_head();
   autosched::detail::AutoSelector s(four_arms(), profile_first({.patience = 0}));
-  s.observe(s.choose(Context{4096, 4, {}}), measured(1e6, &profile));
+  Outcome profiled = measured(1e6, &profile);
+  profiled.n = 4096;
+  s.observe(s.choose(Context{4096, 4, {}}), profiled);
   const Decision trial = s.choose(Context{2048, 4, {}});
   ASSERT_FALSE(trial.profile);
-  s.observe(trial, measured(0.6 * s.predicted()[static_cast<std::size_t>(trial.arm)]));
+  Outcome half = measured(0.6 * s.predicted()[static_cast<std::size_t>(trial.arm)]);
+  half.n = 2048;
+  s.observe(trial, half);
   EXPECT_FALSE(s.choose(Context{2048, 4, {}}).profile) << "the ranking stands";
   // The same time at the profile's own trip count is far below the prediction.
   autosched::detail::AutoSelector same_n(four_arms(), profile_first({.patience = 0}));

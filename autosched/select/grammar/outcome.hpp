@@ -42,6 +42,9 @@ struct Outcome {
   /// Where this instance's time went, when the Decision asked for a profile
   /// and the front-end measured one; valid during observe() only.
   const CostProfile* profile = nullptr;
+  /// The iterations the instance ran (0: not known). `auto` compares the
+  /// times of a loop whose trip count changes per iteration.
+  std::int64_t n = 0;
 };
 
 }  // namespace autosched

@@ -45,6 +45,9 @@ Decision autosched::detail::AutoSelector::guarded(int arm, bool exploring) const
   const int best = book_.best();
   if (best >= 0 && best != arm) {
     d.budget_ns = config_.guard * book_[best].all.mean;
+    if (reference_n_ > 0 && chosen_n_ > 0) {
+      d.budget_ns *= static_cast<double>(chosen_n_) / static_cast<double>(reference_n_);  // at this N
+    }
     d.fallback = best;
   }
   return d;
@@ -52,7 +55,13 @@ Decision autosched::detail::AutoSelector::guarded(int arm, bool exploring) const
 
 AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const Context& context) {
   last_was_trial_ = false;
-  if (settled_.active()) return settled_.choose(rng_, config_);
+  if (settled_.active()) {
+    Decision d = settled_.choose(rng_, config_);
+    if (d.budget_ns > 0 && reference_n_ > 0 && context.n > 0) {
+      d.budget_ns *= static_cast<double>(context.n) / static_cast<double>(reference_n_);  // at this N
+    }
+    return d;
+  }
   chosen_n_ = context.n;
   switch (phase_) {
     case Phase::resume:
@@ -188,6 +197,19 @@ void autosched::detail::AutoSelector::prepare_settled() {
 }
 
 AUTOSCHED_DECISION_PATH void autosched::detail::AutoSelector::observe(const Decision& d, const Outcome& o) {
+  if (o.n > 0 && o.n != reference_n_) {
+    if (reference_n_ > 0) {
+      Outcome scaled = o;
+      scaled.time_ns *= static_cast<double>(reference_n_) / static_cast<double>(o.n);
+      observe_at_reference(d, scaled);
+      return;
+    }
+    reference_n_ = o.n;
+  }
+  observe_at_reference(d, o);
+}
+
+AUTOSCHED_DECISION_PATH void autosched::detail::AutoSelector::observe_at_reference(const Decision& d, const Outcome& o) {
   ++instances_;
   if (warmup_left_ == 0 && settled_.observe(d, o, book_, change_, !loop_arms().empty(),
                                             plan_.has_predictions(book_.size()), two_sided_changes(), config_)) {
@@ -295,9 +317,9 @@ void autosched::detail::AutoSelector::learn_profile(const Outcome& o) {
       if (first_ranking && !plan_.shortlist().empty()) plan_.first_profile = *o.profile;
     }
     if (checking) {
-      compare_profile(stored, RegimeBook::shape_of(*ranked), ranked->total_ns());
+      compare_profile(stored, RegimeBook::shape_of(*ranked), at_reference(ranked->total_ns()));
     } else if (config_.phases) {
-      regimes_.set_current(RegimeBook::shape_of(*ranked), ranked->total_ns());
+      regimes_.set_current(RegimeBook::shape_of(*ranked), at_reference(ranked->total_ns()));
     }
   } else if (checking) {
     alarm_profile_ = false;
@@ -305,7 +327,7 @@ void autosched::detail::AutoSelector::learn_profile(const Outcome& o) {
     forget_stored();  // no profile after all: the stored samples do not describe this level
   } else if (plan_.reprofiled && !first.empty()) {
     rank(first, profile_workers_);  // the second profile failed: the first is all there is
-    if (config_.phases) regimes_.set_current(RegimeBook::shape_of(first), first.total_ns());
+    if (config_.phases) regimes_.set_current(RegimeBook::shape_of(first), at_reference(first.total_ns()));
   }
 }
 
@@ -313,10 +335,10 @@ void autosched::detail::AutoSelector::learn_sample(int arm, double time) {
   ArmState& a = book_[arm];
   a.all.add(time);
   a.session.add(time);
-  // The predictions are for the profile's trip count; a loop whose N
-  // changes every instance (a blocked LU) runs its first trial at another.
-  const double per_profile_n = profile_n_ > 0 && chosen_n_ > 0
-                                   ? time * static_cast<double>(profile_n_) / static_cast<double>(chosen_n_)
+  // The predictions are for the profile's trip count, the samples at the
+  // reference one (a blocked LU runs its first trial at another N).
+  const double per_profile_n = profile_n_ > 0 && reference_n_ > 0
+                                   ? time * static_cast<double>(profile_n_) / static_cast<double>(reference_n_)
                                    : time;
   if (arm == plan_.first_trial_arm && plan_.check_first_trial(arm, per_profile_n)) {
     phase_ = Phase::profile;

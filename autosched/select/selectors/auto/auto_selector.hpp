@@ -192,6 +192,15 @@ class AutoSelector final : public Selector {
   /// The instance's learning, on the whole arm table; observe() runs it
   /// unless the settled path could.
   void learn(const Decision& decision, const Outcome& outcome);
+  /// observe() with the outcome's time at reference_n_.
+  void observe_at_reference(const Decision& decision, const Outcome& outcome);
+  /// A profile's total at the reference trip count (the profile is the
+  /// profiling instance's own N).
+  [[nodiscard]] double at_reference(double profile_total_ns) const noexcept {
+    return reference_n_ > 0 && profile_n_ > 0
+               ? profile_total_ns * static_cast<double>(reference_n_) / static_cast<double>(profile_n_)
+               : profile_total_ns;
+  }
   /// What the profiling instance taught: a ranking, and the comparison a
   /// level mismatch or a change alarm asked for.
   void learn_profile(const Outcome& outcome);
@@ -277,6 +286,11 @@ class AutoSelector final : public Selector {
   int profile_workers_ = 1;  ///< P of the profiling instance
   std::int64_t profile_n_ = 0;  ///< its trip count: the predictions are for that N
   std::int64_t chosen_n_ = 0;   ///< the trip count of the last instance chosen off the settled path
+  /// Every time is learned as at this trip count (the first instance's, or
+  /// the state's it resumed): a loop whose N changes from instance to
+  /// instance (a blocked LU shrinks its loops every step) compares its arms,
+  /// its stored level and its change test per iteration. 0: not known yet.
+  std::int64_t reference_n_ = 0;
   /// Time of the profiling instance behind the current ranking (infinite:
   /// none). An arm measured slower than the profile itself (a dynamic
   /// schedule timing every chunk) is no arm to wait on between trials.

@@ -1,7 +1,8 @@
 // AutoSelector across runs: the state it saves to the store (auto5: the
 // arms' samples and predictions, the trials still queued, the instances
-// learned from, the loop's phases; then its first instances, "once …", and
-// the change test's back-off, "backoff K"; once1: a loop that ran once per
+// learned from, the loop's phases; then its first instances, "once …",
+// the change test's back-off, "backoff K", and the trip count its times are
+// at, "n N"; once1: a loop that ran once per
 // process, its first instances alone),
 // loads back (auto3/auto4 from older stores too), adopts from a
 // neighbouring size class, or is seeded with.
@@ -58,22 +59,27 @@ void autosched::detail::AutoSelector::write_tail(std::ostream& out) const {
   // taught this process's change test to want more evidence; the next run
   // starts there instead of re-learning it with a profile per alarm.
   if (change_.backoff > 0) out << " backoff " << change_.backoff;
+  // The samples are times at this trip count (observe()): a warm start or a
+  // neighbouring size class reads its own times at the same one.
+  if (reference_n_ > 0) out << " n " << reference_n_;
 }
 
 namespace {
 
-/// The optional sections after the arms: " once …" then " backoff K", each
-/// at most once and in that order; anything else is damage.
-bool read_tail(std::istream& in, autoselect::FirstInstances& first, int& backoff) {
+/// The optional sections after the arms: " once …", " backoff K" then
+/// " n N", each at most once and in that order; anything else is damage.
+bool read_tail(std::istream& in, autoselect::FirstInstances& first, int& backoff, std::int64_t& reference_n) {
   std::string word;
   if (!(in >> word)) return true;
   if (word == "once") {
     if (!first.read(in)) return false;
     if (!(in >> word)) return true;
   }
-  if (word != "backoff" || !(in >> backoff) || backoff < 0 || backoff > autoselect::ChangeTest::max_backoff) {
-    return false;
+  if (word == "backoff") {
+    if (!(in >> backoff) || backoff < 0 || backoff > autoselect::ChangeTest::max_backoff) return false;
+    if (!(in >> word)) return true;
   }
+  if (word != "n" || !(in >> reference_n) || reference_n <= 0) return false;
   return !(in >> word);
 }
 
@@ -117,7 +123,8 @@ bool autosched::detail::AutoSelector::load_state(std::string_view state) {
   RegimeBook regimes;
   if (tag == "auto5" && !regimes.read(in, arms)) return false;
   int backoff = 0;
-  if (!read_tail(in, first, backoff)) return false;
+  std::int64_t reference_n = 0;
+  if (!read_tail(in, first, backoff, reference_n)) return false;
   if (tag != "auto5") {
     for (const ArmState& a : loaded) instances += static_cast<long>(a.all.count);
   }
@@ -137,6 +144,7 @@ bool autosched::detail::AutoSelector::load_state(std::string_view state) {
   regimes_ = std::move(regimes);
   first_ = std::move(first);
   change_.backoff = backoff;
+  if (reference_n > 0) reference_n_ = reference_n;
   resumed_instances_ = instances;
   return true;
 }
