@@ -8,6 +8,7 @@
 /// runs on. One connection, used under its own lock.
 
 #include <autosched/select/engine/state_store.hpp>
+#include <autosched/store/detail/sqlite_statement.hpp>
 #include <autosched/store/instance_row.hpp>
 
 #include <cstdint>
@@ -168,6 +169,9 @@ class Database {
   Access access_ = Access::use;
   bool read_only_ = false;
   sqlite3* db_ = nullptr;
+  /// The statements every program with a store runs per loop (the point's
+  /// id, its state, its history rows), compiled once per connection.
+  detail::StatementCache prepared_;
   std::mutex mutex_;
 };
 

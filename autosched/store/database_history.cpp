@@ -34,32 +34,32 @@ std::int64_t Database::begin_run(const std::string& fingerprint, const std::stri
 }
 
 std::int64_t Database::point_id(const PointKey& key) {
-  Statement find(db_,
-                 "SELECT id FROM points WHERE loop = ? AND bucket = ? AND p = ? AND fingerprint = ? AND portfolio = ?");
+  const auto find = prepared_.get(
+      db_, "SELECT id FROM points WHERE loop = ? AND bucket = ? AND p = ? AND fingerprint = ? AND portfolio = ?");
   auto bind_key = [&] {
-    find.bind(1, key.loop)
+    find->bind(1, key.loop)
         .bind(2, std::int64_t{key.bucket})
         .bind(3, std::int64_t{key.p})
         .bind(4, key.fingerprint)
         .bind(5, key.portfolio);
   };
   bind_key();
-  if (find.step()) return find.integer(0);
+  if (find->step()) return find->integer(0);
   // Another process may add the same point between the two statements:
   // OR IGNORE keeps theirs, and the second look finds it either way.
-  Statement add(
+  const auto add = prepared_.get(
       db_, "INSERT OR IGNORE INTO points (name, loop, bucket, p, fingerprint, portfolio) VALUES (?, ?, ?, ?, ?, ?)");
-  add.bind(1, key.name)
+  add->bind(1, key.name)
       .bind(2, key.loop)
       .bind(3, std::int64_t{key.bucket})
       .bind(4, std::int64_t{key.p})
       .bind(5, key.fingerprint)
       .bind(6, key.portfolio);
-  add.step();
-  find.reset();
+  add->step();
+  find->reset();
   bind_key();
-  find.step();
-  return find.integer(0);
+  find->step();
+  return find->integer(0);
 }
 
 void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t run, const std::string& fingerprint) {
@@ -70,10 +70,11 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
   detail::WriteTransaction batch(db_, path_);
   // A point's id is looked up once per batch, not once per row.
   std::map<std::tuple<std::string, int, int, std::string>, std::int64_t> ids;
-  Statement insert(db_,
-                   "INSERT INTO history (point, run, instance, arm, n, p, time_ns, lib, percent_imbalance, cov, "
-                   "stddev, skewness, kurtosis, selector, selector_ns, reward, explored, cut_short, instances) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const auto insert =
+      prepared_.get(db_,
+                    "INSERT INTO history (point, run, instance, arm, n, p, time_ns, lib, percent_imbalance, cov, "
+                    "stddev, skewness, kurtosis, selector, selector_ns, reward, explored, cut_short, instances) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const HistoryRow& h : folded) {
     const InstanceRow& r = h.row;
     const auto k = std::make_tuple(std::string(r.loop), r.bucket, r.p, std::string(r.portfolio));
@@ -89,8 +90,8 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
     }
     const std::string arm = TechniqueSpec{r.technique_id, r.chunk, r.exp_chunk, {}}.label();
     const LoopMetrics& m = r.metrics;
-    insert.reset();
-    insert.bind(1, it->second)
+    insert->reset();
+    insert->bind(1, it->second)
         .bind(2, run)
         .bind(3, static_cast<std::int64_t>(r.instance))
         .bind(4, arm)
@@ -109,7 +110,7 @@ void Database::insert_history(std::span<const InstanceRow> rows, std::int64_t ru
         .bind(17, std::int64_t{r.explored})
         .bind(18, std::int64_t{r.cut_short})
         .bind(19, h.instances);
-    insert.step();
+    insert->step();
   }
   batch.commit();
 }

@@ -85,10 +85,14 @@ std::string problem_with(const Header& h, int schema_version) {
 
 Database::Database(const std::string& path, Access access) : path_(path), access_(access) { open_checked(); }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  prepared_.clear();  // finalized before the connection closes
+  sqlite3_close_v2(db_);
+}
 
 void Database::close() noexcept {
   std::lock_guard lock(mutex_);
+  prepared_.clear();
   sqlite3_close_v2(db_);
   db_ = nullptr;
 }
@@ -123,6 +127,7 @@ void Database::open_checked() {
     const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | (inspect ? 0 : SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
       const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+      prepared_.clear();
       sqlite3_close_v2(db_);
       db_ = nullptr;
       detail::throw_error("store: cannot open " + path_ + ": " + m);
@@ -133,6 +138,7 @@ void Database::open_checked() {
     sqlite3_busy_timeout(db_, open_busy_ms);
     const auto identity = detail::file_identity(path_);
     if (before != identity && before != decltype(before){0, 0}) {
+      prepared_.clear();
       sqlite3_close_v2(db_);
       db_ = nullptr;
       continue;
@@ -174,12 +180,14 @@ void Database::open_checked() {
       if (code != SQLITE_NOTADB && code != SQLITE_CORRUPT) {
         // Busy past the timeout, read-only, out of disk: the file may be
         // fine; leave it alone and let the caller run without a store.
+        prepared_.clear();
         sqlite3_close_v2(db_);
         db_ = nullptr;
         throw;
       }
       problem = std::string("is unreadable (") + e.what() + ")";
     }
+    prepared_.clear();
     sqlite3_close_v2(db_);
     db_ = nullptr;
     if (inspect) detail::throw_error("store " + path_ + " " + problem + "; it is not an autosched store");
@@ -235,6 +243,7 @@ void Database::open_read_only() {
   if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) !=
       SQLITE_OK) {
     const std::string m = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    prepared_.clear();
     sqlite3_close_v2(db_);
     db_ = nullptr;
     detail::throw_error("store: cannot open " + path_ + " read-only: " + m);
@@ -251,6 +260,7 @@ void Database::open_read_only() {
     problem = std::string("is unreadable (") + e.what() + ")";
   }
   if (!problem.empty()) {
+    prepared_.clear();
     sqlite3_close_v2(db_);
     db_ = nullptr;
     // Not ours to move aside: it is left exactly as it is.

@@ -135,6 +135,30 @@ TEST(Database, StatesAreKeyedByPointAndSelectorAndReplaced) {
   EXPECT_FALSE(db.load_state(other, "auto"));
 }
 
+TEST(Database, AStatementItKeepsPreparedHoldsNoSnapshotBetweenCalls) {
+  // The lookups a program repeats per loop stay compiled between calls; a
+  // state found (its statement stopped at the row) must not keep a read
+  // open: another process's checkpoint could not then empty the log, and
+  // this connection would not see that process's later writes.
+  TempDir dir;
+  const std::string path = dir.file("s.db");
+  Database db(path);
+  const PointKey key{"L#10/2", "L", 10, 2, "fp", "static,ss"};
+  db.save_state(key, "auto", "one", db.begin_run("fp", "prog"));
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "one");
+  {
+    Database other(path);
+    other.save_state(key, "auto", "two", other.begin_run("fp", "other"));
+  }
+  EXPECT_EQ(db.load_state(key, "auto").value_or(""), "two") << "the first connection sees the later write";
+  sqlite3* peer = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &peer), SQLITE_OK);
+  int log = -1, moved = -1;
+  EXPECT_EQ(sqlite3_wal_checkpoint_v2(peer, nullptr, SQLITE_CHECKPOINT_TRUNCATE, &log, &moved), SQLITE_OK)
+      << sqlite3_errmsg(peer) << ": a reader holds the log";
+  sqlite3_close(peer);
+}
+
 TEST(Database, SurvivesReopening) {
   TempDir dir;
   const PointKey key{"L#10/2", "L", 10, 2, "fp", "static,ss"};

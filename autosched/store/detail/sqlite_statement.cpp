@@ -31,6 +31,16 @@ Statement::Statement(sqlite3* db, const char* sql) : db_(db) {
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
+StatementCache::Use StatementCache::get(sqlite3* db, const char* sql) {
+  for (const Entry& e : entries_) {
+    if (e.sql == sql) return Use(*e.statement);
+  }
+  entries_.push_back({sql, std::make_unique<Statement>(db, sql)});
+  return Use(*entries_.back().statement);
+}
+
+void StatementCache::clear() noexcept { entries_.clear(); }
+
 Statement& Statement::bind(int i, std::int64_t v) { return check(sqlite3_bind_int64(stmt_, i, v)); }
 
 Statement& Statement::bind(int i, double v) { return check(sqlite3_bind_double(stmt_, i, v)); }
