@@ -44,10 +44,7 @@ Decision autosched::detail::AutoSelector::guarded(int arm, bool exploring) const
   Decision d{arm, 0, -1, exploring};
   const int best = book_.best();
   if (best >= 0 && best != arm) {
-    d.budget_ns = config_.guard * book_[best].all.mean;
-    if (reference_n_ > 0 && chosen_n_ > 0) {
-      d.budget_ns *= static_cast<double>(chosen_n_) / static_cast<double>(reference_n_);  // at this N
-    }
+    d.budget_ns = config_.guard * book_[best].all.mean * trip_ratio(chosen_n_, reference_n_);  // at this N
     d.fallback = best;
   }
   return d;
@@ -57,9 +54,7 @@ AUTOSCHED_DECISION_PATH Decision autosched::detail::AutoSelector::choose(const C
   last_was_trial_ = false;
   if (settled_.active()) {
     Decision d = settled_.choose(rng_, config_);
-    if (d.budget_ns > 0 && reference_n_ > 0 && context.n > 0) {
-      d.budget_ns *= static_cast<double>(context.n) / static_cast<double>(reference_n_);  // at this N
-    }
+    if (d.budget_ns > 0) d.budget_ns *= trip_ratio(context.n, reference_n_);  // at this N
     return d;
   }
   chosen_n_ = context.n;
@@ -200,7 +195,7 @@ AUTOSCHED_DECISION_PATH void autosched::detail::AutoSelector::observe(const Deci
   if (o.n > 0 && o.n != reference_n_) {
     if (reference_n_ > 0) {
       Outcome scaled = o;
-      scaled.time_ns *= static_cast<double>(reference_n_) / static_cast<double>(o.n);
+      scaled.time_ns *= trip_ratio(reference_n_, o.n);
       observe_at_reference(d, scaled);
       return;
     }
@@ -337,9 +332,7 @@ void autosched::detail::AutoSelector::learn_sample(int arm, double time) {
   a.session.add(time);
   // The predictions are for the profile's trip count, the samples at the
   // reference one (a blocked LU runs its first trial at another N).
-  const double per_profile_n = profile_n_ > 0 && reference_n_ > 0
-                                   ? time * static_cast<double>(profile_n_) / static_cast<double>(reference_n_)
-                                   : time;
+  const double per_profile_n = time * trip_ratio(profile_n_, reference_n_);
   if (arm == plan_.first_trial_arm && plan_.check_first_trial(arm, per_profile_n)) {
     phase_ = Phase::profile;
     teach_prior_ = false;  // that ranking's trials are abandoned: nothing to teach

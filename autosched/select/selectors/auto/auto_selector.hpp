@@ -197,9 +197,12 @@ class AutoSelector final : public Selector {
   /// A profile's total at the reference trip count (the profile is the
   /// profiling instance's own N).
   [[nodiscard]] double at_reference(double profile_total_ns) const noexcept {
-    return reference_n_ > 0 && profile_n_ > 0
-               ? profile_total_ns * static_cast<double>(reference_n_) / static_cast<double>(profile_n_)
-               : profile_total_ns;
+    return profile_total_ns * trip_ratio(reference_n_, profile_n_);
+  }
+  /// What a time at trip count `from` is at trip count `to` (times grow
+  /// with N): to / from, or 1 where either is not known (0).
+  [[nodiscard]] static double trip_ratio(std::int64_t to, std::int64_t from) noexcept {
+    return to > 0 && from > 0 ? static_cast<double>(to) / static_cast<double>(from) : 1.0;
   }
   /// What the profiling instance taught: a ranking, and the comparison a
   /// level mismatch or a change alarm asked for.
